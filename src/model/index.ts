@@ -33,3 +33,82 @@ export type SymbolKind = 'package' | 'func' | 'method' | 'closure' | 'type' | 'i
 
 export type EdgeKind = 'static' | 'interface' | 'method-value' | 'func-value' | 'closure';
 export type EdgeMode = 'call' | 'go' | 'defer' | 'ref';
+
+/** A declared Go symbol. IDs are Go's runtime/pprof names (as in a stack trace). */
+export interface SymbolRecord {
+  id: string;
+  kind: SymbolKind;
+  pkg: string;
+  name: string;
+  file: string;
+  line: number;
+  endLine: number;
+  doc?: string;
+  fingerprint: string;
+  signature?: string;
+  /** For a symbol defined in several build variants: whether this one is selected by the build context. */
+  active: boolean;
+  constraint?: string;
+  /** Enclosing function of a closure. */
+  parent?: string;
+  /** For types: 'struct', 'interface' or another underlying kind; fields and methods by name. */
+  typeKind?: string;
+  fields?: { name: string; type: string; embedded: boolean }[];
+  methods?: string[];
+}
+
+/** A call-graph edge and how it was found. */
+export interface Edge {
+  caller: string;
+  callee: string;
+  kind: EdgeKind;
+  mode: EdgeMode;
+  file: string;
+  line: number;
+  /** Which rule resolved it, e.g. 'pkg-func', 'receiver-method', 'field-chain', 'iface-cha'. */
+  how: string;
+  /** 1 for exact resolutions; below 1 for interface candidates, ordered by likelihood. */
+  confidence: number;
+}
+
+export interface UnresolvedSite {
+  caller: string;
+  file: string;
+  line: number;
+  callee: string;
+  reason: string;
+}
+
+export interface ChannelOpRecord {
+  fn: string;
+  op: 'send' | 'recv' | 'close' | 'range';
+  /** The field or variable holding the channel, e.g. 'k8s.io/kubernetes/pkg/kubelet/pleg.GenericPLEG.eventChannel'. */
+  channel: string;
+  expr: string;
+  file: string;
+  line: number;
+  select?: number;
+  caseIndex?: number;
+}
+
+export interface GoroutineRecord {
+  starter: string;
+  target: string;
+  via: string;
+  period?: string;
+  file: string;
+  line: number;
+}
+
+export interface Graph {
+  root: string;
+  modulePath: string;
+  context: BuildContext;
+  symbols: SymbolRecord[];
+  edges: Edge[];
+  unresolved: UnresolvedSite[];
+  channels: ChannelOpRecord[];
+  goroutines: GoroutineRecord[];
+  diagnostics: Diagnostic[];
+  stats: Record<string, number>;
+}

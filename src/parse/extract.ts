@@ -1,0 +1,204 @@
+/**
+ * Parses one Go file with tree-sitter and returns its facts as plain records. This is the only module
+ * (with body.ts and types.ts) that touches tree-sitter nodes.
+ */
+import Parser from 'tree-sitter';
+import Go from 'tree-sitter-go';
+import type { FileDiagnostic, FileFacts, FuncFacts, ImportFacts, TypeFacts, ValueFacts } from './facts.js';
+import { walkExpression, walkFunction, type FileWalk } from './body.js';
+import { typeOf, typeParamNames } from './types.js';
+import { fingerprint } from './fingerprint.js';
+import { loadQuery } from './query.js';
+
+type SyntaxNode = Parser.SyntaxNode;
+
+const CAPTURES = [
+  'package', 'import', 'definition.function', 'definition.method', 'definition.type', 'definition.var',
+  'definition.const', 'error', 'missing',
+] as const;
+
+/** Files above this size are reported and skipped rather than parsed. */
+export const MAX_FILE_BYTES = 8 * 1024 * 1024;
+
+let parser: Parser | undefined;
+let declQuery: Parser.Query | undefined;
+
+function setup(): { parser: Parser; query: Parser.Query } {
+  if (!parser) {
+    parser = new Parser();
+    parser.setLanguage(Go as unknown as Parser.Language);
+    declQuery = loadQuery(Go, 'declarations.scm', CAPTURES);
+  }
+  return { parser, query: declQuery! };
+}
+
+/** Decodes bytes as UTF-8, reporting the line of the first invalid sequence. */
+export function decode(bytes: Uint8Array): { text: string; diagnostic?: FileDiagnostic } {
+  try {
+    return { text: new TextDecoder('utf-8', { fatal: true }).decode(bytes) };
+  } catch {
+    const text = new TextDecoder('utf-8').decode(bytes);
+    const bad = text.indexOf('\uFFFD');
+    const line = bad < 0 ? 1 : text.slice(0, bad).split('\n').length;
+    return { text, diagnostic: { code: 'encoding', message: 'invalid UTF-8; bad bytes were replaced', line } };
+  }
+}
+
+export function extractFile(path: string, bytes: Uint8Array): FileFacts {
+  const facts: FileFacts = { path, pkg: '', imports: [], funcs: [], types: [], values: [], diagnostics: [], lines: 0 };
+  if (bytes.length > MAX_FILE_BYTES) {
+    facts.diagnostics.push({ code: 'too-large', message: `file is ${bytes.length} bytes, over the ${MAX_FILE_BYTES}-byte limit; skipped`, line: 1 });
+    return facts;
+  }
+  const { text, diagnostic } = decode(bytes);
+  if (diagnostic) facts.diagnostics.push(diagnostic);
+  facts.lines = text.split('\n').length;
+  const { parser, query } = setup();
+  let tree: Parser.Tree;
+  try {
+    tree = parser.parse(text, undefined, { bufferSize: Math.max(32 * 1024, text.length * 2 + 16) });
+  } catch (err) {
+    facts.diagnostics.push({ code: 'syntax', message: `tree-sitter could not parse the file: ${(err as Error).message}`, line: 1 });
+    return facts;
+  }
+  const walk: FileWalk = { funcs: facts.funcs, text };
+  let initCount = 0;
+  let errors = 0;
+  for (const { name, node } of query.captures(tree.rootNode)) {
+    switch (name) {
+      case 'package':
+        facts.pkg = node.text;
+        break;
+      case 'import':
+        facts.imports.push(importOf(node));
+        break;
+      case 'definition.function': {
+        const fname = node.childForFieldName('name')?.text ?? '';
+        const local = fname === 'init' ? `init.${initCount++}` : fname;
+        walkFunction(walk, node, {
+          local, kind: 'func', name: fname, tparams: typeParamNames(node.childForFieldName('type_parameters')), doc: docOf(node),
+        });
+        break;
+      }
+      case 'definition.method': {
+        const recv = receiverOf(node);
+        const mname = node.childForFieldName('name')?.text ?? '';
+        const local = recv.ptr ? `(*${recv.type}).${mname}` : `${recv.type}.${mname}`;
+        walkFunction(walk, node, { local, kind: 'method', name: mname, recv, doc: docOf(node) });
+        break;
+      }
+      case 'definition.type':
+        for (const spec of node.namedChildren) if (spec.type === 'type_spec' || spec.type === 'type_alias') facts.types.push(typeFacts(spec, node, text));
+        break;
+      case 'definition.var':
+      case 'definition.const':
+        values(node, name === 'definition.var' ? 'var' : 'const', facts.values, walk);
+        break;
+      case 'error':
+      case 'missing':
+        if (errors++ < 5) {
+          const what = name === 'missing' ? `missing ${node.type}` : `unexpected ${JSON.stringify(node.text.slice(0, 30))}`;
+          facts.diagnostics.push({ code: 'syntax', message: `syntax error: ${what}`, line: node.startPosition.row + 1 });
+        }
+        break;
+    }
+  }
+  if (errors > 5) facts.diagnostics.push({ code: 'syntax', message: `${errors - 5} more syntax errors`, line: 1 });
+  if (!facts.pkg) facts.diagnostics.push({ code: 'syntax', message: 'no package clause', line: 1 });
+  return facts;
+}
+
+function importOf(node: SyntaxNode): ImportFacts {
+  const alias = node.childForFieldName('name')?.text;
+  const raw = node.childForFieldName('path')?.text ?? '""';
+  return { alias, path: raw.slice(1, -1), line: node.startPosition.row + 1 };
+}
+
+function receiverOf(node: SyntaxNode): { name?: string; type: string; ptr: boolean; tparams?: string[] } {
+  const decl = node.childForFieldName('receiver')?.namedChildren.find((c) => c.type === 'parameter_declaration');
+  const name = decl?.childForFieldName('name')?.text;
+  let t = decl?.childForFieldName('type') ?? null;
+  let ptr = false;
+  if (t?.type === 'pointer_type') {
+    ptr = true;
+    t = t.namedChildren[0] ?? null;
+  }
+  if (t?.type === 'parenthesized_type') t = t.namedChildren[0] ?? null;
+  let tparams: string[] | undefined;
+  if (t?.type === 'generic_type') {
+    tparams = t.childForFieldName('type_arguments')?.namedChildren.map((a) => a.text);
+    t = t.childForFieldName('type');
+  }
+  return { name: name === '_' ? undefined : name, type: t?.text ?? '?', ptr, tparams };
+}
+
+function typeFacts(spec: SyntaxNode, decl: SyntaxNode, text: string): TypeFacts {
+  return {
+    name: spec.childForFieldName('name')?.text ?? '',
+    t: typeOf(spec.childForFieldName('type')),
+    alias: spec.type === 'type_alias',
+    tparams: typeParamNames(spec.childForFieldName('type_parameters')),
+    line: spec.startPosition.row + 1,
+    endLine: spec.endPosition.row + 1,
+    doc: docOf(decl.namedChildren.length === 1 ? decl : spec),
+    fingerprint: fingerprint(text.slice(spec.startIndex, spec.endIndex)),
+  };
+}
+
+/** Package-level var and const specs; closures in initializers become `glob..funcN`. */
+function values(node: SyntaxNode, kind: 'var' | 'const', out: ValueFacts[], walk: FileWalk): void {
+  const specs: SyntaxNode[] = [];
+  const collect = (n: SyntaxNode) => {
+    for (const c of n.namedChildren) {
+      if (c.type === 'var_spec' || c.type === 'const_spec') specs.push(c);
+      else if (c.type === 'var_spec_list' || c.type === 'const_spec_list') collect(c);
+    }
+  };
+  collect(node);
+  let init: FuncFacts | undefined;
+  for (const spec of specs) {
+    const names = spec.childrenForFieldName('name').map((n) => n.text);
+    const t = spec.childForFieldName('type');
+    const vals = spec.childForFieldName('value')?.namedChildren ?? [];
+    if (vals.length > 0 && kind === 'var') init ??= packageInit(walk);
+    const exprs = vals.map((v) => (init ? initExpr(walk, init, v) : undefined));
+    names.forEach((name, i) => {
+      const v = exprs.length === names.length ? exprs[i] : exprs[0];
+      const vi = exprs.length === names.length ? undefined : i;
+      out.push({
+        name, kind, t: t ? typeOf(t) : undefined, v, vi, arity: vi === undefined ? undefined : names.length,
+        line: spec.startPosition.row + 1, doc: docOf(specs.length === 1 ? node : spec),
+      });
+    });
+  }
+}
+
+/** The package initializer that holds calls made by var initializers (one per file, merged later). */
+function packageInit(walk: FileWalk): FuncFacts {
+  const existing = walk.funcs.find((f) => f.local === 'init' && f.kind === 'func');
+  if (existing) return existing;
+  const fn: FuncFacts = {
+    local: 'init', kind: 'func', name: 'init', params: [], results: [], line: 1, endLine: 1, col: 1, fingerprint: '',
+    binds: [], calls: [], refs: [], assigns: [], returns: [], chans: [], selects: [], closures: [], start: 0, end: 0,
+  };
+  walk.funcs.push(fn);
+  return fn;
+}
+
+/** Walks an initializer expression inside the package initializer, so closures get glob names. */
+function initExpr(walk: FileWalk, init: FuncFacts, node: SyntaxNode) {
+  return walkExpression(walk, init, node);
+}
+
+function docOf(node: SyntaxNode): string | undefined {
+  const lines: string[] = [];
+  let prev = node.previousNamedSibling;
+  let row = node.startPosition.row;
+  while (prev && prev.type === 'comment' && prev.endPosition.row === row - 1) {
+    lines.unshift(prev.text);
+    row = prev.startPosition.row;
+    prev = prev.previousNamedSibling;
+  }
+  if (lines.length === 0) return undefined;
+  return lines.map((l) => l.replace(/^\/\/ ?/, '').replace(/^\/\*|\*\/$/g, '')).join('\n').trim();
+}

@@ -1,0 +1,3 @@
+export type * from './facts.js';
+export { extractFile, decode, MAX_FILE_BYTES } from './extract.js';
+export { fingerprint, lineHashes, tokens } from './fingerprint.js';

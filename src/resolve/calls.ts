@@ -1,0 +1,375 @@
+/**
+ * Pass 2: call sites → edges. Exact: package-qualified functions (per-file aliases), methods on typed
+ * receivers, parameters, locals and field chains, promoted methods, immediately invoked closures.
+ * Approximate: interface calls go to every implementation in scope (CHA), ranked by confidence;
+ * function values are traced through locals, fields (composite literals and assignments), package
+ * vars and returned closures, and otherwise kept as unresolved sites with a reason.
+ */
+import type { CallFact, Expr } from '../parse/index.js';
+import type { Edge, EdgeKind, UnresolvedSite } from '../model/index.js';
+import type { FuncInfo, Program, TypeInfo } from './program.js';
+import { BUILTIN_FUNCS, Types, type RType, type Scope, type Member } from './types.js';
+import { Implementations } from './impls.js';
+
+export interface Target {
+  callee: string;
+  kind: EdgeKind;
+  how: string;
+  confidence: number;
+}
+
+type Outcome = { targets: Target[] } | { unresolved: string; callee: string };
+
+export class CallResolver {
+  readonly types: Types;
+  readonly impls: Implementations;
+  private fieldFlows?: Map<string, { e: Expr; scope: Scope }[]>;
+
+  constructor(readonly program: Program) {
+    this.types = new Types(program);
+    this.impls = new Implementations(program, this.types);
+  }
+
+  scopeOf(fn: FuncInfo, pos: number): Scope {
+    return { fn, file: fn.file, pos };
+  }
+
+  /** Edges and unresolved sites of one function. */
+  resolveFunction(fn: FuncInfo, edges: Edge[], unresolved: UnresolvedSite[]): void {
+    const file = fn.file.facts.path;
+    for (const call of fn.facts.calls) {
+      const out = this.resolveCall(fn, call);
+      if ('targets' in out) {
+        for (const t of out.targets) {
+          edges.push({ caller: fn.id, callee: t.callee, kind: t.kind, mode: call.mode, file, line: call.l, how: t.how, confidence: t.confidence });
+        }
+      } else if (out.unresolved !== 'builtin' && out.unresolved !== 'conversion') {
+        unresolved.push({ caller: fn.id, file, line: call.l, callee: out.callee, reason: out.unresolved });
+      }
+    }
+    for (const c of fn.facts.closures) {
+      const facts = fn.file.facts.funcs[c];
+      edges.push({ caller: fn.id, callee: `${fn.pkg.path}.${facts.local}`, kind: 'closure', mode: 'ref', file, line: facts.line, how: 'closure-defined', confidence: 1 });
+    }
+    for (const ref of fn.facts.refs) {
+      for (const t of this.funcValueTargets(ref.x, this.scopeOf(fn, ref.pos), 0, true)) {
+        if (t.kind === 'closure') continue;
+        edges.push({ caller: fn.id, callee: t.callee, kind: t.kind === 'static' ? 'func-value' : t.kind, mode: 'ref', file, line: ref.l, how: t.how, confidence: t.confidence });
+      }
+    }
+  }
+
+  resolveCall(fn: FuncInfo, call: CallFact): Outcome {
+    const scope = this.scopeOf(fn, call.pos);
+    const f = call.f;
+    const text = exprText(f);
+    switch (f.k) {
+      case 'fn': {
+        const closure = this.types.closureAt(scope, f.i);
+        return closure ? { targets: [{ callee: closure.id, kind: 'static', how: 'closure-call', confidence: 1 }] } : { unresolved: 'closure-missing', callee: text };
+      }
+      case 'id':
+        return this.resolveIdent(f.n, scope, text);
+      case 'sel':
+        return this.resolveSelector(f, scope, text);
+      case 'idx':
+      case 'type': {
+        // Generic instantiation: f[T](...) or pkg.F[T](...).
+        const base = f.k === 'idx' ? f.x : undefined;
+        if (base && (base.k === 'id' || base.k === 'sel')) {
+          const out = base.k === 'id' ? this.resolveIdent(base.n, scope, text) : this.resolveSelector(base, scope, text);
+          if ('targets' in out) return { targets: out.targets.map((t) => ({ ...t, callee: t.callee.endsWith(']') ? t.callee : `${t.callee}[...]`, how: `${t.how}+generic` })) };
+          return out;
+        }
+        if (f.k === 'type' && f.t.k === 'named') {
+          const target = f.t.pkg ? this.types.pkgMember(fn.file.imports.get(f.t.pkg) ?? '', f.t.n) : this.types.pkgLevelIdent(f.t.n, fn.file);
+          if (target.k === 'func' && target.fn) return { targets: [{ callee: `${target.fn.id}[...]`, kind: 'static', how: 'generic-func', confidence: 1 }] };
+          if (target.k === 'typename') return { unresolved: 'conversion', callee: text };
+        }
+        return { unresolved: 'conversion', callee: text };
+      }
+      case 'call': {
+        const targets = this.funcValueTargets(f, scope, 0, false);
+        return targets.length ? { targets: targets.map((t) => ({ ...t, kind: 'func-value', how: `returned-${t.how}` })) } : { unresolved: 'func-value-untraced', callee: text };
+      }
+      case 'un':
+      case 'conv':
+      case 'assert': {
+        const targets = this.funcValueTargets(f, scope, 0, false);
+        return targets.length ? { targets } : { unresolved: 'func-value-untraced', callee: text };
+      }
+      default:
+        return { unresolved: 'unsupported-callee-form', callee: text };
+    }
+  }
+
+  private resolveIdent(name: string, scope: Scope, text: string): Outcome {
+    const local = this.types.findBind(name, scope);
+    if (local) {
+      const targets = this.funcValueTargets({ k: 'id', n: name, l: 0 }, scope, 0, false);
+      if (targets.length) return { targets: targets.map((t) => ({ ...t, kind: t.kind === 'closure' || t.kind === 'static' ? 'func-value' : t.kind, how: `local-${t.how}` })) };
+      const t = this.types.bindType(local.bind, { ...scope, fn: local.fn, pos: local.bind.pos });
+      if (t.k === 'typename') return { unresolved: 'conversion', callee: text };
+      return { unresolved: 'func-value-untraced', callee: text };
+    }
+    const pkg = scope.file.pkg;
+    const fn = pkg.funcs.get(name);
+    if (fn && fn.facts.kind === 'func') return { targets: [{ callee: fn.id, kind: 'static', how: 'same-package-func', confidence: 1 }] };
+    if (pkg.types.has(name)) return { unresolved: 'conversion', callee: text };
+    const v = pkg.values.get(name);
+    if (v) {
+      const targets = this.funcValueTargets({ k: 'id', n: name, l: 0 }, scope, 0, false);
+      return targets.length ? { targets: targets.map((t) => ({ ...t, kind: 'func-value', how: `pkg-var-${t.how}` })) } : { unresolved: 'func-value-untraced', callee: text };
+    }
+    for (const d of scope.file.dot) {
+      const dfn = this.program.packages.get(d)?.funcs.get(name);
+      if (dfn) return { targets: [{ callee: dfn.id, kind: 'static', how: 'dot-import-func', confidence: 1 }] };
+    }
+    if (BUILTIN_FUNCS.has(name)) return { unresolved: 'builtin', callee: text };
+    if (/^(bool|string|int\d*|uint\d*|uintptr|float\d+|complex\d+|byte|rune|error|any)$/.test(name)) return { unresolved: 'conversion', callee: text };
+    if (scope.fn && this.typeParam(scope.fn, name)) return { unresolved: 'conversion', callee: text };
+    return { unresolved: 'unknown-identifier', callee: text };
+  }
+
+  private typeParam(fn: FuncInfo, name: string): boolean {
+    for (let f: FuncInfo | undefined = fn; f; f = f.parent) {
+      if (f.facts.tparams?.includes(name) || f.facts.recv?.tparams?.includes(name)) return true;
+    }
+    return false;
+  }
+
+  private resolveSelector(f: Extract<Expr, { k: 'sel' }>, scope: Scope, text: string): Outcome {
+    const x = this.types.typeOf(f.x, scope);
+    if (x.k === 'pkg') {
+      const pkg = this.program.packages.get(x.path);
+      if (!pkg) return { targets: [{ callee: `${x.path}.${f.n}`, kind: 'static', how: 'external-pkg-func', confidence: 1 }] };
+      const fn = pkg.funcs.get(f.n);
+      if (fn && fn.facts.kind === 'func') return { targets: [{ callee: fn.id, kind: 'static', how: 'pkg-func', confidence: 1 }] };
+      if (pkg.types.has(f.n)) return { unresolved: 'conversion', callee: text };
+      if (pkg.values.has(f.n)) {
+        const targets = this.funcValueTargets(f, scope, 0, false);
+        return targets.length ? { targets: targets.map((t) => ({ ...t, kind: 'func-value', how: `pkg-var-${t.how}` })) } : { unresolved: 'func-value-untraced', callee: text };
+      }
+      return { unresolved: 'no-such-member', callee: text };
+    }
+    if (x.k === 'typename') {
+      const m = this.types.member(x.t, f.n);
+      if (m?.kind === 'method') return { targets: [{ callee: m.fn.id, kind: 'static', how: 'method-expression', confidence: 1 }] };
+      return { unresolved: 'unknown-receiver-type', callee: text };
+    }
+    if (x.k === 'unknown') return { unresolved: 'unknown-receiver-type', callee: text };
+    if (x.k === 'ext' || (x.k === 'ptr' && x.e.k === 'ext')) return { unresolved: 'external-type', callee: text };
+    const m = this.types.member(x, f.n);
+    if (!m) return { unresolved: 'no-such-member', callee: text };
+    return this.memberCall(m, f, scope, text);
+  }
+
+  private memberCall(m: Member, f: Extract<Expr, { k: 'sel' }>, scope: Scope, text: string): Outcome {
+    const how = f.x.k === 'sel' ? 'field-chain' : 'receiver-method';
+    if (m.kind === 'method') return { targets: [{ callee: m.fn.id, kind: 'static', how: m.depth > 0 ? 'promoted-method' : how, confidence: 1 }] };
+    if (m.kind === 'imethod') {
+      const targets = this.dispatch(m.iface, f.n);
+      return targets.length ? { targets } : { unresolved: 'interface-without-implementation', callee: text };
+    }
+    const targets = this.funcValueTargets(f, scope, 0, false);
+    return targets.length ? { targets: targets.map((t) => ({ ...t, kind: 'func-value', how: `field-${t.how}` })) } : { unresolved: 'func-field-untraced', callee: text };
+  }
+
+  /** Interface dispatch: every implementation's method, real ones before fakes. */
+  dispatch(iface: RType, method: string): Target[] {
+    const impls = this.impls.of(iface);
+    const real = impls.filter((i) => !i.fake).length;
+    const out: Target[] = [];
+    for (const impl of impls) {
+      const fn = impl.methods.get(method);
+      if (!fn) continue;
+      const share = impl.fake ? 0.1 : real === 1 ? 0.9 : Math.max(0.2, 0.8 / Math.max(real, 1));
+      out.push({ callee: fn.id, kind: 'interface', how: 'iface-cha', confidence: Math.round(share * 100) / 100 });
+    }
+    const seen = new Set<string>();
+    return out.filter((t) => !seen.has(t.callee) && seen.add(t.callee));
+  }
+
+  /**
+   * The functions a function-typed expression can hold. `asRef` is set for value positions
+   * (method values passed as arguments), where only concrete functions and methods count.
+   */
+  funcValueTargets(e: Expr, scope: Scope, depth: number, asRef: boolean): Target[] {
+    if (depth > 6) return [];
+    switch (e.k) {
+      case 'fn': {
+        const c = this.types.closureAt(scope, e.i);
+        return c ? [{ callee: c.id, kind: 'closure', how: 'closure', confidence: 1 }] : [];
+      }
+      case 'id': {
+        const local = this.types.findBind(e.n, scope);
+        if (local) {
+          if (asRef) return [];
+          const b = local.bind;
+          const lscope = { ...scope, fn: local.fn, pos: b.pos };
+          const out: Target[] = [];
+          if (b.v && b.vi === undefined && b.from !== 'range') out.push(...this.funcValueTargets(b.v, lscope, depth + 1, false));
+          // Later assignments to the same local name in that function.
+          for (const a of local.fn.facts.assigns) {
+            if (a.lhs.k === 'id' && a.lhs.n === e.n && a.vi === undefined && a.pos >= b.pos && a.pos <= b.end) {
+              out.push(...this.funcValueTargets(a.rhs, { ...scope, fn: local.fn, pos: a.pos }, depth + 1, false));
+            }
+          }
+          return dedupe(out);
+        }
+        const pkg = scope.file.pkg;
+        const fn = pkg.funcs.get(e.n);
+        if (fn && fn.facts.kind === 'func') return [{ callee: fn.id, kind: 'static', how: 'func', confidence: 1 }];
+        const v = pkg.values.get(e.n);
+        if (v && !asRef) return this.valueTargets(v.id, v.facts.v, { file: v.file, fn: v.pkg.funcs.get('init'), pos: 0 }, depth);
+        return [];
+      }
+      case 'sel': {
+        const x = this.types.typeOf(e.x, scope);
+        if (x.k === 'pkg') {
+          const pkg = this.program.packages.get(x.path);
+          const fn = pkg?.funcs.get(e.n);
+          if (fn && fn.facts.kind === 'func') return [{ callee: fn.id, kind: 'static', how: 'pkg-func', confidence: 1 }];
+          const v = pkg?.values.get(e.n);
+          if (v && !asRef) return this.valueTargets(v.id, v.facts.v, { file: v.file, fn: v.pkg.funcs.get('init'), pos: 0 }, depth);
+          return [];
+        }
+        if (x.k === 'unknown' || x.k === 'ext') return [];
+        const m = x.k === 'typename' ? this.types.member(x.t, e.n) : this.types.member(x, e.n);
+        if (!m) return [];
+        if (m.kind === 'method') return [{ callee: m.fn.id, kind: 'method-value', how: 'method-value', confidence: 1 }];
+        if (m.kind === 'imethod') return this.dispatch(m.iface, e.n).map((t) => ({ ...t, kind: 'method-value', how: 'iface-method-value' }));
+        if (asRef) return [];
+        return this.fieldTargets(m.owner, m.field, depth);
+      }
+      case 'call': {
+        if (asRef) return [];
+        // A call whose result is a function: the closures and functions its callees return.
+        const scope2 = scope;
+        const callees = this.calleesOf(e, scope2);
+        const out: Target[] = [];
+        for (const callee of callees) {
+          const n = e.a.length;
+          void n;
+          for (const r of callee.facts.returns) {
+            if (r.vals.length === 0) continue;
+            out.push(...this.funcValueTargets(r.vals[0], { fn: callee, file: callee.file, pos: callee.facts.end }, depth + 1, false));
+          }
+        }
+        return dedupe(out);
+      }
+      case 'un':
+        return e.op === '&' || e.op === '*' ? this.funcValueTargets(e.x, scope, depth + 1, asRef) : [];
+      case 'conv':
+        return this.funcValueTargets(e.x, scope, depth + 1, asRef);
+      default:
+        return [];
+    }
+  }
+
+  private calleesOf(e: Extract<Expr, { k: 'call' }>, scope: Scope): FuncInfo[] {
+    const fake: CallFact = { f: e.f, a: e.a, l: e.l, col: 0, mode: 'call', pos: scope.pos };
+    const out = scope.fn ? this.resolveCall(scope.fn, fake) : { unresolved: 'x', callee: '' };
+    if (!('targets' in out)) return [];
+    return out.targets.map((t) => this.program.funcs.get(t.callee)).filter((f): f is FuncInfo => !!f);
+  }
+
+  private valueTargets(_id: string, v: Expr | undefined, scope: Scope, depth: number): Target[] {
+    return v ? this.funcValueTargets(v, scope, depth + 1, false) : [];
+  }
+
+  /** Values stored in a struct field: keyed composite literals and assignments anywhere in scope. */
+  private fieldTargets(owner: RType, field: string, depth: number): Target[] {
+    let base = this.types.unalias(owner);
+    if (base.k === 'ptr') base = base.e;
+    if (base.k !== 'named') return [];
+    const flows = this.flows().get(`${base.t.id}#${field}`) ?? [];
+    const out: Target[] = [];
+    for (const { e, scope } of flows) out.push(...this.funcValueTargets(e, scope, depth + 1, false));
+    return dedupe(out);
+  }
+
+  private flows(): Map<string, { e: Expr; scope: Scope }[]> {
+    if (this.fieldFlows) return this.fieldFlows;
+    const map = new Map<string, { e: Expr; scope: Scope }[]>();
+    this.fieldFlows = map;
+    const add = (t: TypeInfo, field: string, e: Expr, scope: Scope) => {
+      const key = `${t.id}#${field}`;
+      let list = map.get(key);
+      if (!list) map.set(key, (list = []));
+      list.push({ e, scope });
+    };
+    const visitComp = (e: Expr, scope: Scope) => {
+      if (e.k === 'un') return visitComp(e.x, scope);
+      if (e.k !== 'comp' || !e.t) return;
+      let t = this.types.unalias(this.types.resolve(e.t, scope.file));
+      if (t.k !== 'named') return;
+      for (const el of e.elems) if (el.key) add(t.t, el.key, el.v, scope);
+    };
+    for (const fn of this.program.funcs.values()) {
+      if (!fn.file.active) continue;
+      const all: Expr[] = [];
+      for (const c of fn.facts.calls) all.push(...c.a);
+      for (const r of fn.facts.returns) all.push(...r.vals);
+      for (const b of fn.facts.binds) if (b.v) all.push(b.v);
+      for (const a of fn.facts.assigns) all.push(a.rhs);
+      for (const e of all) {
+        const scope = this.scopeOf(fn, fn.facts.start);
+        walkComps(e, (c) => visitComp(c, scope));
+      }
+      for (const a of fn.facts.assigns) {
+        if (a.lhs.k !== 'sel') continue;
+        const scope = this.scopeOf(fn, a.pos);
+        let t = this.types.unalias(this.types.typeOf(a.lhs.x, scope));
+        if (t.k === 'ptr') t = this.types.unalias(t.e);
+        if (t.k === 'named') add(t.t, a.lhs.n, a.rhs, scope);
+      }
+    }
+    for (const pkg of this.program.packages.values()) {
+      for (const v of pkg.values.values()) {
+        if (v.facts.v) walkComps(v.facts.v, (c) => visitComp(c, { file: v.file, fn: pkg.funcs.get('init'), pos: 0 }));
+      }
+    }
+    return map;
+  }
+}
+
+function walkComps(e: Expr, visit: (e: Expr) => void): void {
+  switch (e.k) {
+    case 'comp':
+      visit(e);
+      for (const el of e.elems) walkComps(el.v, visit);
+      return;
+    case 'un':
+      if (e.x.k === 'comp') visit(e);
+      walkComps(e.x, visit);
+      return;
+    case 'call':
+      for (const a of e.a) walkComps(a, visit);
+      return;
+    default:
+  }
+}
+
+function dedupe(ts: Target[]): Target[] {
+  const seen = new Set<string>();
+  return ts.filter((t) => !seen.has(t.callee) && seen.add(t.callee));
+}
+
+/** A short rendering of an expression for unresolved-site listings. */
+export function exprText(e: Expr): string {
+  switch (e.k) {
+    case 'id': return e.n;
+    case 'sel': return `${exprText(e.x)}.${e.n}`;
+    case 'call': return `${exprText(e.f)}(${e.a.length ? '…' : ''})`;
+    case 'un': return `${e.op}${exprText(e.x)}`;
+    case 'fn': return 'func(){…}';
+    case 'idx': return `${exprText(e.x)}[…]`;
+    case 'assert': return `${exprText(e.x)}.(…)`;
+    case 'conv': return `(…)(${exprText(e.x)})`;
+    case 'lit': return e.t;
+    case 'bin': return `${exprText(e.x)} ${e.op} ${exprText(e.y)}`;
+    case 'type': return 'T';
+    default: return '…';
+  }
+}

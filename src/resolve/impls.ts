@@ -1,0 +1,101 @@
+/**
+ * Interface → implementations, the way Go's class-hierarchy analysis does it: every named type in
+ * scope (from an active file) whose pointer method set, promoted methods included, covers the
+ * interface's methods with the same parameter and result counts. Cheap filter first (an index from
+ * method name to types), exact arity check last. Types from `fake` and `testing` packages are kept
+ * but flagged, so views can rank them last.
+ */
+import type { FuncInfo, Program, TypeInfo } from './program.js';
+import type { MethodSig } from '../parse/index.js';
+import { Types, type RType } from './types.js';
+
+export interface Impl {
+  type: TypeInfo;
+  /** Method name → the declared method that runs (promoted ones resolve to the embedded type's). */
+  methods: Map<string, FuncInfo>;
+  fake: boolean;
+}
+
+export class Implementations {
+  private byMethod = new Map<string, TypeInfo[]>();
+  private methodSets = new Map<TypeInfo, Map<string, FuncInfo | null>>();
+  private cache = new Map<string, Impl[]>();
+
+  constructor(private program: Program, private types: Types) {
+    for (const t of program.types) {
+      if (!t.file.active || t.facts.alias) continue;
+      const u = types.underlying({ k: 'named', t });
+      if (u.k === 'iface') continue;
+      for (const name of this.methodSet(t).keys()) {
+        let list = this.byMethod.get(name);
+        if (!list) this.byMethod.set(name, (list = []));
+        list.push(t);
+      }
+    }
+  }
+
+  /** All methods callable on *T: declared, then promoted through embedded fields (null = via an embedded interface). */
+  methodSet(t: TypeInfo, depth = 0): Map<string, FuncInfo | null> {
+    const cached = this.methodSets.get(t);
+    if (cached) return cached;
+    const out = new Map<string, FuncInfo | null>();
+    this.methodSets.set(t, out);
+    for (const [n, fn] of t.methods) out.set(n, fn);
+    if (depth > 6) return out;
+    const u = this.types.underlying({ k: 'named', t });
+    if (u.k !== 'struct') return out;
+    for (const f of u.fields) {
+      if (!f.embedded) continue;
+      let ft = this.types.unalias(this.types.resolve(f.t, u.file));
+      if (ft.k === 'ptr') ft = this.types.unalias(ft.e);
+      if (ft.k !== 'named') continue;
+      const fu = this.types.underlying(ft);
+      if (fu.k === 'iface') {
+        for (const n of this.types.ifaceMethods(fu).keys()) if (!out.has(n)) out.set(n, null);
+      } else {
+        for (const [n, fn] of this.methodSet(ft.t, depth + 1)) if (!out.has(n)) out.set(n, fn);
+      }
+    }
+    return out;
+  }
+
+  /** Implementations of an interface type (named or literal). */
+  of(iface: RType): Impl[] {
+    const base = this.types.unalias(iface);
+    const key = base.k === 'named' ? base.t.id : base.k === 'iface' ? base.key : base.k === 'basic' ? base.n : '';
+    if (!key) return [];
+    const cached = this.cache.get(key);
+    if (cached) return cached;
+    const u = this.types.underlying(base);
+    let wanted: Map<string, { sig: MethodSig }>;
+    if (u.k === 'iface') wanted = this.types.ifaceMethods(u);
+    else if (u.k === 'basic' && u.n === 'error') wanted = new Map([['Error', { sig: { name: 'Error', params: [], results: [{ t: { k: 'named', n: 'string' } }] } }]]);
+    else return [];
+    const names = [...wanted.keys()];
+    const result: Impl[] = [];
+    if (names.length > 0) {
+      names.sort((a, b) => (this.byMethod.get(a)?.length ?? 0) - (this.byMethod.get(b)?.length ?? 0));
+      for (const t of this.byMethod.get(names[0]) ?? []) {
+        const set = this.methodSet(t);
+        const methods = new Map<string, FuncInfo>();
+        let ok = true;
+        for (const n of names) {
+          if (!set.has(n)) { ok = false; break; }
+          const fn = set.get(n);
+          if (fn) {
+            const sig = wanted.get(n)!.sig;
+            if (fn.facts.params.length !== sig.params.length || fn.facts.results.length !== sig.results.length) { ok = false; break; }
+            methods.set(n, fn);
+          }
+        }
+        if (ok) result.push({ type: t, methods, fake: isFake(t.pkg.path) });
+      }
+    }
+    this.cache.set(key, result);
+    return result;
+  }
+}
+
+export function isFake(pkgPath: string): boolean {
+  return /(^|\/)(fake|fakes|testing|testutil|mock|mocks)(\/|$)/.test(pkgPath) || /(^|\/)\w*(fake|mock)\w*$/i.test(pkgPath);
+}

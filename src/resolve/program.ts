@@ -1,0 +1,150 @@
+/**
+ * The program: packages, files, types, functions and values of the whole scope, keyed by import path
+ * and name (pass 1: declarations only). Built from plain FileFacts; nothing here is syntax.
+ */
+import type { FileFacts, FuncFacts, TypeFacts, ValueFacts } from '../parse/index.js';
+
+export interface PkgInfo {
+  path: string;
+  name: string;
+  files: FileInfo[];
+  types: Map<string, TypeInfo>;
+  funcs: Map<string, FuncInfo>;
+  values: Map<string, ValueInfo>;
+}
+
+export interface FileInfo {
+  facts: FileFacts;
+  pkg: PkgInfo;
+  /** Import name in this file → import path ('.' imports are listed under `dot`). */
+  imports: Map<string, string>;
+  dot: string[];
+  active: boolean;
+  constraint?: string;
+}
+
+export interface TypeInfo {
+  id: string;
+  pkg: PkgInfo;
+  file: FileInfo;
+  facts: TypeFacts;
+  methods: Map<string, FuncInfo>;
+}
+
+export interface FuncInfo {
+  id: string;
+  pkg: PkgInfo;
+  file: FileInfo;
+  facts: FuncFacts;
+  parent?: FuncInfo;
+  /** Other build variants of the same ID (inactive files). */
+  variants?: FuncInfo[];
+}
+
+export interface ValueInfo {
+  id: string;
+  pkg: PkgInfo;
+  file: FileInfo;
+  facts: ValueFacts;
+}
+
+export interface Program {
+  packages: Map<string, PkgInfo>;
+  /** Every function, method and closure by ID (active variant). */
+  funcs: Map<string, FuncInfo>;
+  types: TypeInfo[];
+}
+
+export interface PackageInput {
+  importPath: string;
+  files: { facts: FileFacts; active: boolean; constraint?: string }[];
+}
+
+/** Default name of an imported package when its declaration is not in scope: the last path element. */
+export function defaultImportName(path: string): string {
+  const parts = path.split('/');
+  let last = parts[parts.length - 1];
+  if (/^v\d+$/.test(last) && parts.length > 1) last = parts[parts.length - 2];
+  last = last.replace(/^go-/, '').replace(/\.v\d+$/, '').replace(/[.-]/g, '_');
+  return last;
+}
+
+export function buildProgram(inputs: PackageInput[]): Program {
+  const packages = new Map<string, PkgInfo>();
+  for (const input of inputs) {
+    const active = input.files.filter((f) => f.active && f.facts.pkg);
+    const name = mostCommon(active.map((f) => f.facts.pkg)) ?? defaultImportName(input.importPath);
+    packages.set(input.importPath, { path: input.importPath, name, files: [], types: new Map(), funcs: new Map(), values: new Map() });
+  }
+  const program: Program = { packages, funcs: new Map(), types: [] };
+  const nameOf = (path: string) => packages.get(path)?.name ?? defaultImportName(path);
+  for (const input of inputs) {
+    const pkg = packages.get(input.importPath)!;
+    for (const f of input.files) {
+      if (f.active && f.facts.pkg && f.facts.pkg !== pkg.name && !f.facts.pkg.endsWith('_test')) continue;
+      const file: FileInfo = { facts: f.facts, pkg, imports: new Map(), dot: [], active: f.active, constraint: f.constraint };
+      for (const imp of f.facts.imports) {
+        if (imp.alias === '_') continue;
+        if (imp.alias === '.') file.dot.push(imp.path);
+        else file.imports.set(imp.alias ?? nameOf(imp.path), imp.path);
+      }
+      pkg.files.push(file);
+      declare(program, pkg, file);
+    }
+  }
+  for (const pkg of packages.values()) {
+    for (const fn of pkg.funcs.values()) {
+      const recv = fn.facts.recv;
+      if (fn.facts.kind === 'method' && recv) pkg.types.get(recv.type)?.methods.set(fn.facts.name, fn);
+    }
+  }
+  return program;
+}
+
+function declare(program: Program, pkg: PkgInfo, file: FileInfo): void {
+  const prefix = pkg.path;
+  const infos: FuncInfo[] = [];
+  for (const facts of file.facts.funcs) {
+    const info: FuncInfo = { id: `${prefix}.${facts.local}`, pkg, file, facts };
+    infos.push(info);
+  }
+  file.facts.funcs.forEach((facts, i) => {
+    const info = infos[i];
+    if (facts.parent !== undefined) info.parent = infos[facts.parent];
+    // The package initializer appears once per file: merge into one node.
+    const existing = pkg.funcs.get(facts.local);
+    if (existing && facts.local === 'init') {
+      existing.facts.calls.push(...facts.calls);
+      existing.facts.refs.push(...facts.refs);
+      return;
+    }
+    if (!existing || (!existing.file.active && file.active)) {
+      if (existing) info.variants = [...(existing.variants ?? []), existing];
+      pkg.funcs.set(facts.local, info);
+      if (file.active || !program.funcs.has(info.id)) program.funcs.set(info.id, info);
+    } else {
+      existing.variants = [...(existing.variants ?? []), info];
+    }
+  });
+  for (const facts of file.facts.types) {
+    const existing = pkg.types.get(facts.name);
+    if (existing && (existing.file.active || !file.active)) continue;
+    const info: TypeInfo = { id: `${prefix}.${facts.name}`, pkg, file, facts, methods: existing?.methods ?? new Map() };
+    pkg.types.set(facts.name, info);
+    if (existing) program.types.splice(program.types.indexOf(existing), 1);
+    program.types.push(info);
+  }
+  for (const facts of file.facts.values) {
+    const existing = pkg.values.get(facts.name);
+    if (existing && (existing.file.active || !file.active)) continue;
+    pkg.values.set(facts.name, { id: `${prefix}.${facts.name}`, pkg, file, facts });
+  }
+}
+
+function mostCommon(names: string[]): string | undefined {
+  const counts = new Map<string, number>();
+  for (const n of names) if (!n.endsWith('_test')) counts.set(n, (counts.get(n) ?? 0) + 1);
+  let best: string | undefined;
+  for (const [n, c] of counts) if (!best || c > counts.get(best)!) best = n;
+  return best;
+}

@@ -1,0 +1,63 @@
+/** Symbol records for every function, method, closure, type, var and const in the program. */
+import type { SymbolRecord } from '../model/index.js';
+import type { Program } from './program.js';
+import type { Types } from './types.js';
+import { typeString } from './types.js';
+
+export function collectSymbols(program: Program, types: Types): SymbolRecord[] {
+  const out: SymbolRecord[] = [];
+  for (const pkg of program.packages.values()) {
+    out.push({ id: pkg.path, kind: 'package', pkg: pkg.path, name: pkg.name, file: pkg.files[0]?.facts.path ?? '', line: 1, endLine: 1, fingerprint: '', active: true });
+    for (const file of pkg.files) {
+      for (const f of file.facts.funcs) {
+        if (f.local === 'init' && f.line === 1 && f.kind === 'func' && f.fingerprint === '') continue;
+        const id = `${pkg.path}.${f.local}`;
+        const info = pkg.funcs.get(f.local);
+        const sig = `func(${f.params.map((p) => (p.name ? p.name + ' ' : '') + shortType(p.t)).join(', ')})${f.results.length ? ' ' + (f.results.length > 1 ? '(' + f.results.map((r) => shortType(r.t)).join(', ') + ')' : shortType(f.results[0].t)) : ''}`;
+        out.push({
+          id, kind: f.kind === 'closure' ? 'closure' : f.kind === 'method' ? 'method' : 'func', pkg: pkg.path, name: f.name,
+          file: file.facts.path, line: f.line, endLine: f.endLine, doc: f.doc, fingerprint: f.fingerprint, signature: sig,
+          active: file.active && (info?.facts === f || !info), constraint: file.constraint,
+          parent: f.parent !== undefined ? `${pkg.path}.${file.facts.funcs[f.parent].local}` : undefined,
+        });
+      }
+      for (const t of file.facts.types) {
+        const info = pkg.types.get(t.name);
+        const u = info ? types.underlying({ k: 'named', t: info }) : undefined;
+        const isIface = u?.k === 'iface';
+        out.push({
+          id: `${pkg.path}.${t.name}`, kind: isIface ? 'interface' : 'type', pkg: pkg.path, name: t.name, file: file.facts.path,
+          line: t.line, endLine: t.endLine, doc: t.doc, fingerprint: t.fingerprint, active: file.active && info?.facts === t,
+          constraint: file.constraint, typeKind: u?.k === 'named' ? 'named' : u?.k ?? t.t.k,
+          fields: t.t.k === 'struct' ? t.t.fields.map((fd) => ({ name: fd.name, type: shortType(fd.t), embedded: fd.embedded })) : undefined,
+          methods: isIface && u?.k === 'iface' ? [...types.ifaceMethods(u).keys()] : info ? [...info.methods.keys()] : undefined,
+        });
+      }
+      for (const v of file.facts.values) {
+        out.push({
+          id: `${pkg.path}.${v.name}`, kind: v.kind, pkg: pkg.path, name: v.name, file: file.facts.path, line: v.line, endLine: v.line,
+          doc: v.doc, fingerprint: '', active: file.active, constraint: file.constraint,
+          signature: v.t ? shortType(v.t) : undefined,
+        });
+      }
+    }
+  }
+  void typeString;
+  return out;
+}
+
+import type { TypeExpr } from '../parse/index.js';
+export function shortType(t: TypeExpr): string {
+  switch (t.k) {
+    case 'named': return `${t.pkg ? t.pkg + '.' : ''}${t.n}${t.args ? '[' + t.args.map(shortType).join(', ') + ']' : ''}`;
+    case 'ptr': return `*${shortType(t.e)}`;
+    case 'slice': return `[]${shortType(t.e)}`;
+    case 'array': return `[N]${shortType(t.e)}`;
+    case 'map': return `map[${shortType(t.key)}]${shortType(t.e)}`;
+    case 'chan': return `${t.dir === 'recv' ? '<-chan' : t.dir === 'send' ? 'chan<-' : 'chan'} ${shortType(t.e)}`;
+    case 'func': return `func(${t.params.map((p) => shortType(p.t)).join(', ')})`;
+    case 'iface': return 'interface{...}';
+    case 'struct': return 'struct{...}';
+    default: return '?';
+  }
+}
