@@ -1,9 +1,79 @@
-import { Command } from 'commander';
+/** The command line: commander parses options and hands them to one handler per command. */
+import { Command, CommanderError, Option } from 'commander';
+import * as cmd from './commands.js';
+import { UserError } from './errors.js';
+import type { CommonOptions, Io } from './context.js';
 
-/** Runs the CLI with `argv` (as in process.argv) and returns the exit code. */
-export async function main(argv: string[]): Promise<number> {
+function common(c: Command): Command {
+  return c
+    .option('--source <dir>', 'a Kubernetes checkout (default: $KUBELET_ATLAS_SOURCE, else the pinned release is cloned)')
+    .option('--ref <tag>', 'release to clone when no source is given', 'v1.28.0')
+    .option('--goos <os>', 'GOOS of the build context', 'linux')
+    .option('--goarch <arch>', 'GOARCH of the build context', 'amd64')
+    .option('--tags <a,b>', 'build tags')
+    .addOption(new Option('--scope <scope>', 'default: kubelet and what it imports; all: the whole tree').choices(['default', 'all']).default('default'))
+    .option('--cache-dir <dir>', 'where the index and clones are kept')
+    .option('--json', 'machine-readable output');
+}
+
+export async function main(argv: string[], io: Io = defaultIo()): Promise<number> {
   const program = new Command('kubelet-atlas');
-  program.description('A source-reading companion for the Kubernetes kubelet');
-  await program.parseAsync(argv);
-  return 0;
+  program.description('A source-reading companion for the Kubernetes kubelet').exitOverride().configureOutput({
+    writeOut: (s) => io.out(s),
+    writeErr: (s) => io.err(s),
+  });
+  let code = 0;
+  const opts = (c: Command) => c.opts() as CommonOptions;
+  common(program.command('index').description('build (or refresh) the index and print a summary'))
+    .option('--unresolved', 'list unresolved call sites by reason')
+    .action(async (_o, c: Command) => { code = await cmd.indexCommand(opts(c), io); });
+  common(program.command('fetch').description('clone the pinned release (shallow, sparse) into the cache'))
+    .action(async (_o, c: Command) => { code = await cmd.fetchCommand(opts(c), io); });
+  common(program.command('callgraph').description('print every call edge'))
+    .addOption(new Option('--format <fmt>', 'tsv (CALLER CALLEE KIND FILE:LINE) or json').choices(['tsv', 'json']).default('tsv'))
+    .option('--refs', 'also print reference edges (method values and closures taken, not called)')
+    .action(async (_o, c: Command) => { code = await cmd.callgraphCommand(opts(c), io); });
+  common(program.command('show <symbol>').description('a symbol: kind, signature, place, doc'))
+    .action(async (s: string, _o, c: Command) => { code = await cmd.showCommand(s, opts(c), io); });
+  common(program.command('callers <symbol>').description('who calls a symbol'))
+    .action(async (s: string, _o, c: Command) => { code = await cmd.callersCommand(s, opts(c), io); });
+  common(program.command('callees <symbol>').description('what a symbol calls, as a tree'))
+    .option('--depth <n>', 'depth of the tree', '1')
+    .action(async (s: string, _o, c: Command) => { code = await cmd.calleesCommand(s, opts(c), io); });
+  common(program.command('path <from> <to>').description('a shortest call path between two symbols'))
+    .action(async (a: string, b: string, _o, c: Command) => { code = await cmd.pathCommand(a, b, opts(c), io); });
+  common(program.command('search <text>').description('symbols whose name, ID or doc contains the text'))
+    .action(async (t: string, _o, c: Command) => { code = await cmd.searchCommand(t, opts(c), io); });
+  common(program.command('goroutines').description('every goroutine the kubelet starts, who starts it and how often it runs'))
+    .option('--all', 'include goroutines started outside cmd/kubelet and pkg/kubelet')
+    .action(async (_o, c: Command) => { code = await cmd.goroutinesCommand(opts(c), io); });
+  common(program.command('channels <symbol>').description('for each receive or select case in a function, the functions that send on that channel'))
+    .action(async (s: string, _o, c: Command) => { code = await cmd.channelsCommand(s, opts(c), io); });
+  try {
+    await program.parseAsync(argv);
+    return code;
+  } catch (err) {
+    if (err instanceof CommanderError) return err.exitCode === 0 ? 0 : 2;
+    if (err instanceof UserError) {
+      io.err(`kubelet-atlas: ${err.message}\n${err.hint ? err.hint + '\n' : ''}`);
+      return err.exitCode;
+    }
+    const e = err as Error & { code?: string; hint?: string };
+    if (e && e.name === 'SourceError') {
+      io.err(`kubelet-atlas: ${e.message}\n${e.hint ? e.hint + '\n' : ''}`);
+      return 2;
+    }
+    io.err(`kubelet-atlas: internal error: ${e?.message ?? String(err)}\n`);
+    if (io.env['KUBELET_ATLAS_DEBUG']) io.err(`${e?.stack}\n`);
+    return 2;
+  }
+}
+
+export function defaultIo(): Io {
+  return {
+    out: (s) => process.stdout.write(s),
+    err: (s) => process.stderr.write(s),
+    isTTY: Boolean(process.stderr.isTTY),
+    env: process.env,
+  };
 }

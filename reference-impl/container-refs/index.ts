@@ -1,0 +1,8 @@
+export {
+  generateContainerRef,
+  fieldPath,
+  getPartialReference,
+  IMPLICIT_CONTAINER_PREFIX,
+  ContainerNotInPodError,
+  type PodWithVersion,
+} from './ref.js';

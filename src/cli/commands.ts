@@ -1,0 +1,175 @@
+/** One handler per command: each takes parsed options, calls the library, and writes text or JSON. */
+import type { Edge } from '../model/index.js';
+import { edgesToTsv, type CallTree } from '../graph/index.js';
+import { fetchRelease } from '../source/index.js';
+import { join } from 'node:path';
+import { loadIndex, symbolArg, cacheDirOf, type CommonOptions, type Io } from './context.js';
+import { UserError } from './errors.js';
+
+export async function indexCommand(o: CommonOptions & { unresolved?: boolean }, io: Io): Promise<number> {
+  const { result } = await loadIndex(o, io, true);
+  const g = result.graph;
+  const errors = g.diagnostics.filter((d) => d.severity === 'error');
+  if (o.json) {
+    io.out(JSON.stringify({ stats: g.stats, files: result.files, timings: result.timings, fromCache: result.fromCache, diagnostics: g.diagnostics, unresolved: o.unresolved ? g.unresolved : undefined }, null, 2) + '\n');
+    return errors.length ? 1 : 0;
+  }
+  const s = g.stats;
+  io.out(`indexed ${g.root}\n`);
+  io.out(`  packages ${s.packages}, files ${s.files} (${result.files.cached - (result.fromCache ? 0 : 0)} from cache, ${result.files.parsed} parsed)${result.fromCache ? ', graph from cache' : ''}\n`);
+  io.out(`  symbols ${s.symbols} (functions, methods and closures: ${s.functions})\n`);
+  const kinds = Object.keys(s).filter((k) => k.startsWith('edges.')).sort().map((k) => `${k.slice(6)} ${s[k]}`).join(', ');
+  io.out(`  edges ${s.edges}: ${kinds}\n`);
+  io.out(`  goroutine starts ${s.goroutines}, channel operations ${s.channelOps}\n`);
+  const reasons = countBy(g.unresolved.map((u) => u.reason));
+  io.out(`  unresolved call sites ${g.unresolved.length}: ${Object.entries(reasons).sort((a, b) => b[1] - a[1]).map(([r, n]) => `${r} ${n}`).join(', ')}\n`);
+  io.out(`  diagnostics ${g.diagnostics.length} (${errors.length} errors)\n`);
+  for (const d of g.diagnostics.filter((x) => x.severity !== 'info').slice(0, 20)) io.out(`    ${d.file ?? ''}${d.line ? ':' + d.line : ''}: ${d.severity}: ${d.message}\n`);
+  if (o.unresolved) {
+    io.out('\nunresolved call sites by reason:\n');
+    const byReason = new Map<string, typeof g.unresolved>();
+    for (const u of g.unresolved) byReason.set(u.reason, [...(byReason.get(u.reason) ?? []), u]);
+    for (const [reason, list] of [...byReason].sort((a, b) => b[1].length - a[1].length)) {
+      io.out(`  ${reason} (${list.length})\n`);
+      for (const u of list.slice(0, 200)) io.out(`    ${u.file}:${u.line}  ${u.callee}  in ${u.caller}\n`);
+      if (list.length > 200) io.out(`    … ${list.length - 200} more (use --json for all)\n`);
+    }
+  }
+  return errors.length ? 1 : 0;
+}
+
+export async function fetchCommand(o: CommonOptions, io: Io): Promise<number> {
+  const dir = await fetchRelease({ ref: o.ref, cacheDir: join(cacheDirOf(o, io), 'src'), onProgress: (l) => io.err(`${l}\n`) });
+  io.out(`${dir}\n`);
+  return 0;
+}
+
+export async function callgraphCommand(o: CommonOptions & { format?: string; refs?: boolean }, io: Io): Promise<number> {
+  const { result } = await loadIndex(o, io);
+  const format = o.format ?? 'tsv';
+  if (format === 'tsv') io.out(edgesToTsv(result.graph, o.refs));
+  else if (format === 'json') io.out(JSON.stringify(result.graph.edges.filter((e) => o.refs || e.mode !== 'ref')) + '\n');
+  else throw new UserError(`--format must be tsv or json, not '${format}'`);
+  return 0;
+}
+
+export async function showCommand(sym: string, o: CommonOptions, io: Io): Promise<number> {
+  const { table, view } = await loadIndex(o, io);
+  const id = symbolArg(table, sym);
+  const s = table.get(id)!;
+  const callers = view.callers(id);
+  const callees = view.callees(id);
+  if (o.json) {
+    io.out(JSON.stringify({ symbol: s, callers: callers.length, callees: callees.length }, null, 2) + '\n');
+    return 0;
+  }
+  io.out(`${s.id}\n  ${s.kind}${s.signature ? ' ' + s.signature : ''}\n  ${s.file}:${s.line}-${s.endLine}${s.active ? '' : ' (inactive build variant)'}${s.constraint ? ` [//go:build ${s.constraint}]` : ''}\n`);
+  if (s.parent) io.out(`  closure in ${s.parent}\n`);
+  if (s.fields?.length) io.out(`  fields: ${s.fields.map((f) => (f.embedded ? `(embedded) ${f.type}` : `${f.name} ${f.type}`)).join('; ')}\n`);
+  if (s.methods?.length) io.out(`  methods: ${s.methods.join(', ')}\n`);
+  if (s.doc) io.out(`\n${s.doc.split('\n').map((l) => '  ' + l).join('\n')}\n`);
+  io.out(`\n  ${callers.length} callers, ${callees.length} callees\n`);
+  return 0;
+}
+
+function edgeLine(e: Edge, side: 'caller' | 'callee'): string {
+  const other = side === 'callee' ? e.callee : e.caller;
+  const tags = [e.kind, e.mode !== 'call' ? e.mode : '', e.confidence < 1 ? `p=${e.confidence}` : ''].filter(Boolean).join(' ');
+  return `${other}  [${tags}]  ${e.file}:${e.line}`;
+}
+
+export async function callersCommand(sym: string, o: CommonOptions, io: Io): Promise<number> {
+  const { table, view } = await loadIndex(o, io);
+  const id = symbolArg(table, sym);
+  const edges = view.callers(id);
+  if (o.json) io.out(JSON.stringify(edges, null, 2) + '\n');
+  else {
+    io.out(`${edges.length} callers of ${id}\n`);
+    for (const e of edges) io.out(`  ${edgeLine(e, 'caller')}\n`);
+  }
+  return 0;
+}
+
+export async function calleesCommand(sym: string, o: CommonOptions & { depth?: string }, io: Io): Promise<number> {
+  const { table, view } = await loadIndex(o, io);
+  const id = symbolArg(table, sym);
+  const depth = Number(o.depth ?? 1);
+  if (!Number.isInteger(depth) || depth < 1) throw new UserError(`--depth must be a positive integer, not '${o.depth}'`);
+  const tree = view.calleeTree(id, depth);
+  if (o.json) {
+    io.out(JSON.stringify(tree, null, 2) + '\n');
+    return 0;
+  }
+  io.out(`${id}\n`);
+  const print = (t: CallTree, indent: string) => {
+    for (const c of t.children) {
+      io.out(`${indent}${edgeLine(c.edge, 'callee')}${c.tree.repeated ? '  (see above)' : ''}\n`);
+      print(c.tree, indent + '  ');
+    }
+  };
+  print(tree, '  ');
+  return 0;
+}
+
+export async function pathCommand(from: string, to: string, o: CommonOptions, io: Io): Promise<number> {
+  const { table, view } = await loadIndex(o, io);
+  const a = symbolArg(table, from);
+  const b = symbolArg(table, to);
+  const path = view.path(a, b);
+  if (!path) {
+    if (o.json) io.out('null\n');
+    else io.out(`no path from ${a} to ${b}\n`);
+    return 1;
+  }
+  if (o.json) {
+    io.out(JSON.stringify(path, null, 2) + '\n');
+    return 0;
+  }
+  io.out(`${a}\n`);
+  for (const e of path) io.out(`  → ${e.callee}  [${e.kind}${e.mode !== 'call' ? ' ' + e.mode : ''}, ${e.how}]  ${e.file}:${e.line}\n`);
+  return 0;
+}
+
+export async function searchCommand(text: string, o: CommonOptions, io: Io): Promise<number> {
+  const { table, view } = await loadIndex(o, io);
+  const hits = view.search(text, table.all());
+  if (o.json) io.out(JSON.stringify(hits, null, 2) + '\n');
+  else for (const s of hits) io.out(`${s.id}  (${s.kind})  ${s.file}:${s.line}\n`);
+  return hits.length ? 0 : 1;
+}
+
+export async function goroutinesCommand(o: CommonOptions & { all?: boolean }, io: Io): Promise<number> {
+  const { result } = await loadIndex(o, io);
+  const list = result.graph.goroutines.filter((g) => o.all || /\/(cmd|pkg)\/kubelet/.test(g.file) || g.file.startsWith('cmd/kubelet') || g.file.startsWith('pkg/kubelet'));
+  if (o.json) io.out(JSON.stringify(list, null, 2) + '\n');
+  else {
+    io.out(`${list.length} goroutine starts\n`);
+    for (const g of list) io.out(`  ${g.target}\n      started by ${g.starter} via ${g.via}${g.period ? `, every ${g.period}` : ''}  (${g.file}:${g.line})\n`);
+  }
+  return 0;
+}
+
+export async function channelsCommand(sym: string, o: CommonOptions, io: Io): Promise<number> {
+  const { table, result } = await loadIndex(o, io);
+  const id = symbolArg(table, sym);
+  const ops = result.graph.channels.filter((c) => c.fn === id && (c.op === 'recv' || c.op === 'range'));
+  const senders = (ch: string) => [...new Set(result.graph.channels.filter((c) => c.channel === ch && c.op === 'send').map((c) => `${c.fn}  (${c.file}:${c.line})`))];
+  const rows = ops.map((op) => ({ ...op, producers: senders(op.channel) }));
+  if (o.json) io.out(JSON.stringify(rows, null, 2) + '\n');
+  else {
+    io.out(`${id}: ${rows.length} receives\n`);
+    for (const r of rows) {
+      const where = r.select !== undefined ? `select #${r.select} case ${r.caseIndex}` : r.op;
+      io.out(`  ${where}: <-${r.expr}  holds ${r.channel}  (${r.file}:${r.line})\n`);
+      for (const p of r.producers) io.out(`      sent by ${p}\n`);
+      if (r.producers.length === 0) io.out('      no sender found\n');
+    }
+  }
+  return 0;
+}
+
+function countBy(xs: string[]): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const x of xs) out[x] = (out[x] ?? 0) + 1;
+  return out;
+}

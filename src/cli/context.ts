@@ -1,0 +1,92 @@
+/** Shared option handling: where the tree is, the build context, the cache, and loading the index. */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import type { BuildContext } from '../model/index.js';
+import { defaultBuildContext, defaultCacheDir, fetchRelease, resolveSourceDir, SourceError, type Scope } from '../source/index.js';
+import { buildIndex, type IndexResult } from '../index/build.js';
+import { GraphView, SymbolTable } from '../graph/index.js';
+import { UserError } from './errors.js';
+
+export interface CommonOptions {
+  source?: string;
+  goos?: string;
+  goarch?: string;
+  tags?: string;
+  scope?: string;
+  cacheDir?: string;
+  ref?: string;
+  json?: boolean;
+}
+
+export interface Io {
+  out: (s: string) => void;
+  err: (s: string) => void;
+  isTTY: boolean;
+  env: NodeJS.ProcessEnv;
+}
+
+export function buildContext(o: CommonOptions): BuildContext {
+  return defaultBuildContext({
+    goos: o.goos ?? 'linux',
+    goarch: o.goarch ?? 'amd64',
+    tags: (o.tags ?? '').split(',').map((t) => t.trim()).filter(Boolean),
+  });
+}
+
+export function cacheDirOf(o: CommonOptions, io: Io): string {
+  return o.cacheDir ?? defaultCacheDir(io.env);
+}
+
+/** --source, else KUBELET_ATLAS_SOURCE, else the pinned release cloned into the cache. */
+export async function sourceDir(o: CommonOptions, io: Io): Promise<string> {
+  const dir = resolveSourceDir({ source: o.source, env: io.env });
+  if (dir) {
+    if (!existsSync(dir)) throw new UserError(`source folder ${dir} does not exist`, 2, 'pass --source DIR pointing at a Kubernetes checkout, or omit it to clone the pinned release');
+    return dir;
+  }
+  io.err(`no --source given and KUBELET_ATLAS_SOURCE is not set: using the pinned release ${o.ref ?? 'v1.28.0'}\n`);
+  return fetchRelease({ ref: o.ref, cacheDir: join(cacheDirOf(o, io), 'src'), onProgress: (l) => io.err(`${l}\n`) });
+}
+
+export interface Loaded {
+  result: IndexResult;
+  table: SymbolTable;
+  view: GraphView;
+  root: string;
+}
+
+export async function loadIndex(o: CommonOptions, io: Io, progress = false): Promise<Loaded> {
+  const root = await sourceDir(o, io);
+  const scope = (o.scope ?? 'default') as Scope;
+  if (scope !== 'default' && scope !== 'all') throw new UserError(`--scope must be 'default' or 'all', not '${o.scope}'`);
+  let last = 0;
+  const onProgress = progress && io.isTTY
+    ? (done: number, total: number) => {
+      const now = Date.now();
+      if (now - last < 100 && done < total) return;
+      last = now;
+      const width = 30;
+      const fill = Math.round((done / total) * width);
+      io.err(`\rparsing [${'#'.repeat(fill)}${' '.repeat(width - fill)}] ${done}/${total}`);
+      if (done === total) io.err('\n');
+    }
+    : undefined;
+  try {
+    const result = buildIndex({ root, ctx: buildContext(o), scope, cacheDir: cacheDirOf(o, io), onProgress });
+    return { result, table: new SymbolTable(result.graph.symbols), view: new GraphView(result.graph), root };
+  } catch (err) {
+    if (err instanceof SourceError) throw new UserError(err.message, 2, err.hint);
+    throw err;
+  }
+}
+
+/** Resolves a symbol argument or fails with candidates / suggestions. */
+export function symbolArg(table: SymbolTable, query: string): string {
+  const r = table.lookup(query);
+  if (r.ok) return r.symbol.id;
+  if (r.reason === 'ambiguous') {
+    throw new UserError(`'${query}' is ambiguous; candidates:\n${r.candidates.slice(0, 20).map((c) => `  ${c}`).join('\n')}`, 2);
+  }
+  const hint = r.candidates.length ? `did you mean:\n${r.candidates.map((c) => `  ${c}`).join('\n')}` : undefined;
+  throw new UserError(`unknown symbol '${query}'`, 2, hint);
+}

@@ -1,0 +1,104 @@
+/**
+ * Finds symbols by full ID or short form: `Kubelet.syncLoop`, `(*Kubelet).syncLoop`,
+ * `pleg.GenericPLEG.Relist`, `kubelet.(*Kubelet).Run`. Pointer marks are optional; the package part may
+ * be any trailing run of path elements. Ambiguity lists candidates; a miss suggests the nearest names.
+ */
+import type { SymbolRecord } from '../model/index.js';
+
+export type Lookup =
+  | { ok: true; symbol: SymbolRecord }
+  | { ok: false; reason: 'ambiguous' | 'unknown'; query: string; candidates: string[] };
+
+export function normalizeId(id: string): string {
+  return id.replace(/\(\*([^)]+)\)/g, '$1');
+}
+
+export class SymbolTable {
+  private byId = new Map<string, SymbolRecord>();
+  private byNorm = new Map<string, SymbolRecord[]>();
+  private byName = new Map<string, SymbolRecord[]>();
+
+  constructor(readonly symbols: SymbolRecord[]) {
+    for (const s of symbols) {
+      const prev = this.byId.get(s.id);
+      if (!prev || (!prev.active && s.active)) this.byId.set(s.id, s);
+    }
+    for (const s of this.byId.values()) {
+      push(this.byNorm, normalizeId(s.id), s);
+      push(this.byName, lastName(s.id), s);
+    }
+  }
+
+  get(id: string): SymbolRecord | undefined {
+    return this.byId.get(id);
+  }
+
+  all(): IterableIterator<SymbolRecord> {
+    return this.byId.values();
+  }
+
+  lookup(query: string): Lookup {
+    const q = query.trim();
+    const exact = this.byId.get(q);
+    if (exact) return { ok: true, symbol: exact };
+    const nq = normalizeId(q);
+    const direct = this.byNorm.get(nq);
+    if (direct?.length === 1) return { ok: true, symbol: direct[0] };
+    const name = lastName(nq);
+    const pool = this.byName.get(name) ?? [];
+    let matches = pool.filter((s) => {
+      const n = normalizeId(s.id);
+      return n === nq || n.endsWith(`/${nq}`) || n.endsWith(`.${nq}`);
+    });
+    // Prefer pointer/value form as typed, and kubelet's own code over its dependencies.
+    if (matches.length > 1) {
+      const sameForm = matches.filter((s) => s.id.endsWith(q));
+      if (sameForm.length >= 1 && sameForm.length < matches.length) matches = sameForm;
+    }
+    if (matches.length > 1) {
+      const funcs = matches.filter((s) => s.kind !== 'package');
+      if (funcs.length >= 1) matches = funcs;
+    }
+    if (matches.length === 1) return { ok: true, symbol: matches[0] };
+    if (matches.length > 1) return { ok: false, reason: 'ambiguous', query: q, candidates: matches.map((s) => s.id).sort() };
+    return { ok: false, reason: 'unknown', query: q, candidates: this.nearest(name, 5) };
+  }
+
+  /** Names closest to `name` by edit distance, case-insensitively. */
+  nearest(name: string, n: number): string[] {
+    const lower = name.toLowerCase();
+    const scored: { id: string; d: number }[] = [];
+    for (const [key, list] of this.byName) {
+      const d = distance(lower, key.toLowerCase());
+      if (d <= Math.max(2, Math.floor(name.length / 3))) for (const s of list) scored.push({ id: s.id, d });
+    }
+    scored.sort((a, b) => a.d - b.d || a.id.length - b.id.length || a.id.localeCompare(b.id));
+    return scored.slice(0, n).map((s) => s.id);
+  }
+}
+
+function lastName(id: string): string {
+  const m = /([^./()*]+)$/.exec(id);
+  return m ? m[1] : id;
+}
+
+function push<K, V>(map: Map<K, V[]>, key: K, v: V): void {
+  const list = map.get(key);
+  if (list) list.push(v);
+  else map.set(key, [v]);
+}
+
+export function distance(a: string, b: string): number {
+  if (Math.abs(a.length - b.length) > 6) return 99;
+  const prev = Array.from({ length: b.length + 1 }, (_, i) => i);
+  for (let i = 1; i <= a.length; i++) {
+    let diag = prev[0];
+    prev[0] = i;
+    for (let j = 1; j <= b.length; j++) {
+      const tmp = prev[j];
+      prev[j] = Math.min(prev[j] + 1, prev[j - 1] + 1, diag + (a[i - 1] === b[j - 1] ? 0 : 1));
+      diag = tmp;
+    }
+  }
+  return prev[b.length];
+}

@@ -1,0 +1,115 @@
+/** Graph queries over the stored graph: callers, callees to a depth, shortest path, text search. */
+import type { Edge, Graph, SymbolRecord } from '../model/index.js';
+
+export class GraphView {
+  private out = new Map<string, Edge[]>();
+  private in = new Map<string, Edge[]>();
+
+  constructor(readonly graph: Graph) {
+    for (const e of graph.edges) {
+      push(this.out, e.caller, e);
+      push(this.in, e.callee, e);
+    }
+    const rank = (a: Edge, b: Edge) => b.confidence - a.confidence || a.callee.localeCompare(b.callee) || a.line - b.line;
+    for (const list of this.out.values()) list.sort(rank);
+    for (const list of this.in.values()) list.sort((a, b) => a.caller.localeCompare(b.caller) || a.line - b.line);
+  }
+
+  callees(id: string): Edge[] {
+    return this.out.get(id) ?? [];
+  }
+
+  callers(id: string): Edge[] {
+    return this.in.get(id) ?? [];
+  }
+
+  /** The call tree under `id`, breadth-limited by depth, each node visited once. */
+  calleeTree(id: string, depth: number): CallTree {
+    const seen = new Set<string>([id]);
+    const build = (node: string, d: number): CallTree => {
+      const children: { edge: Edge; tree: CallTree }[] = [];
+      if (d < depth) {
+        for (const e of this.callees(node)) {
+          if (seen.has(e.callee)) {
+            children.push({ edge: e, tree: { id: e.callee, children: [], repeated: true } });
+            continue;
+          }
+          seen.add(e.callee);
+          children.push({ edge: e, tree: build(e.callee, d + 1) });
+        }
+      }
+      return { id: node, children };
+    };
+    return build(id, 0);
+  }
+
+  /** Shortest path by edge count; calls are preferred over references when both exist. */
+  path(from: string, to: string, maxNodes = 500000): Edge[] | undefined {
+    const prev = new Map<string, Edge | null>([[from, null]]);
+    let frontier = [from];
+    while (frontier.length && prev.size < maxNodes) {
+      const next: string[] = [];
+      for (const n of frontier) {
+        const edges = [...this.callees(n)].sort((a, b) => Number(a.mode === 'ref') - Number(b.mode === 'ref') || b.confidence - a.confidence);
+        for (const e of edges) {
+          if (prev.has(e.callee)) continue;
+          prev.set(e.callee, e);
+          if (e.callee === to) return unwind(prev, to);
+          next.push(e.callee);
+        }
+      }
+      frontier = next;
+    }
+    return undefined;
+  }
+
+  search(text: string, symbols: Iterable<SymbolRecord>, limit = 50): SymbolRecord[] {
+    const q = text.toLowerCase();
+    const hits: { s: SymbolRecord; score: number }[] = [];
+    for (const s of symbols) {
+      const id = s.id.toLowerCase();
+      const name = s.name.toLowerCase();
+      let score = -1;
+      if (name === q) score = 0;
+      else if (name.startsWith(q)) score = 1;
+      else if (id.includes(q)) score = 2;
+      else if (s.doc?.toLowerCase().includes(q)) score = 3;
+      if (score >= 0) hits.push({ s, score });
+    }
+    hits.sort((a, b) => a.score - b.score || Number(b.s.id.includes('/pkg/kubelet')) - Number(a.s.id.includes('/pkg/kubelet')) || a.s.id.length - b.s.id.length || a.s.id.localeCompare(b.s.id));
+    return hits.slice(0, limit).map((h) => h.s);
+  }
+}
+
+export interface CallTree {
+  id: string;
+  children: { edge: Edge; tree: CallTree }[];
+  repeated?: boolean;
+}
+
+function unwind(prev: Map<string, Edge | null>, to: string): Edge[] {
+  const out: Edge[] = [];
+  let cur = prev.get(to);
+  while (cur) {
+    out.unshift(cur);
+    cur = prev.get(cur.caller);
+  }
+  return out;
+}
+
+function push<K, V>(map: Map<K, V[]>, key: K, v: V): void {
+  const list = map.get(key);
+  if (list) list.push(v);
+  else map.set(key, [v]);
+}
+
+/** The TSV the evaluation scores: CALLER, CALLEE, static|dynamic, FILE:LINE. References are left out unless asked. */
+export function edgesToTsv(graph: Graph, withRefs = false): string {
+  const lines: string[] = [];
+  for (const e of graph.edges) {
+    if (e.mode === 'ref' && !withRefs) continue;
+    const kind = e.kind === 'static' || e.kind === 'closure' ? 'static' : 'dynamic';
+    lines.push(`${e.caller}\t${e.callee}\t${kind}\t${e.file}:${e.line}`);
+  }
+  return lines.join('\n') + (lines.length ? '\n' : '');
+}
