@@ -53,7 +53,6 @@ export function buildIndex(opts: IndexOptions): IndexResult {
   const dir = indexDir(opts);
   const packFile = join(dir, 'facts.v8');
   const graphFile = join(dir, 'graph.v8');
-  const old: FactsPack = readPack<FactsPack>(packFile) ?? new Map();
   const next: FactsPack = new Map();
   const files = scoped.packages.flatMap((p) => p.files);
   const contents: { pkg: SourcePackage; path: string; hash: string; bytes?: Uint8Array }[] = [];
@@ -78,6 +77,9 @@ export function buildIndex(opts: IndexOptions): IndexResult {
       return { graph: cachedGraph.graph, timings, files: { total: files.length, parsed: 0, cached: contents.length }, fromCache: true };
     }
   }
+  // Only now, when the graph must be rebuilt, is the (large) per-file facts pack worth loading.
+  const old: FactsPack = readPack<FactsPack>(packFile) ?? new Map();
+  lap('load');
   let parsed = 0;
   const factsByPath = new Map<string, FileFacts>();
   contents.forEach((c, i) => {

@@ -74,16 +74,17 @@ export function extractFile(path: string, bytes: Uint8Array): FileFacts {
         break;
       case 'definition.function': {
         const fname = node.childForFieldName('name')?.text ?? '';
-        const local = fname === 'init' ? `init.${initCount++}` : fname;
-        walkFunction(walk, node, {
-          local, kind: 'func', name: fname, tparams: typeParamNames(node.childForFieldName('type_parameters')), doc: docOf(node),
-        });
+        const tparams = typeParamNames(node.childForFieldName('type_parameters'));
+        // Go names generic functions with a [...] suffix in stack traces: sets.New[...].
+        const local = fname === 'init' ? `init.${initCount++}` : tparams ? `${fname}[...]` : fname;
+        walkFunction(walk, node, { local, kind: 'func', name: fname, tparams, doc: docOf(node) });
         break;
       }
       case 'definition.method': {
         const recv = receiverOf(node);
         const mname = node.childForFieldName('name')?.text ?? '';
-        const local = recv.ptr ? `(*${recv.type}).${mname}` : `${recv.type}.${mname}`;
+        const rtype = recv.tparams ? `${recv.type}[...]` : recv.type;
+        const local = recv.ptr ? `(*${rtype}).${mname}` : `${rtype}.${mname}`;
         walkFunction(walk, node, { local, kind: 'method', name: mname, recv, doc: docOf(node) });
         break;
       }

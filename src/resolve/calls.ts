@@ -78,12 +78,12 @@ export class CallResolver {
         const base = f.k === 'idx' ? f.x : undefined;
         if (base && (base.k === 'id' || base.k === 'sel')) {
           const out = base.k === 'id' ? this.resolveIdent(base.n, scope, text) : this.resolveSelector(base, scope, text);
-          if ('targets' in out) return { targets: out.targets.map((t) => ({ ...t, callee: t.callee.endsWith(']') ? t.callee : `${t.callee}[...]`, how: `${t.how}+generic` })) };
+          if ('targets' in out) return { targets: out.targets.map((t) => ({ ...t, how: `${t.how}+generic` })) };
           return out;
         }
         if (f.k === 'type' && f.t.k === 'named') {
           const target = f.t.pkg ? this.types.pkgMember(fn.file.imports.get(f.t.pkg) ?? '', f.t.n) : this.types.pkgLevelIdent(f.t.n, fn.file);
-          if (target.k === 'func' && target.fn) return { targets: [{ callee: `${target.fn.id}[...]`, kind: 'static', how: 'generic-func', confidence: 1 }] };
+          if (target.k === 'func' && target.fn) return { targets: [{ callee: target.fn.id, kind: 'static', how: 'generic-func', confidence: 1 }] };
           if (target.k === 'typename') return { unresolved: 'conversion', callee: text };
         }
         return { unresolved: 'conversion', callee: text };
@@ -194,9 +194,15 @@ export class CallResolver {
    * The functions a function-typed expression can hold. `asRef` is set for value positions
    * (method values passed as arguments), where only concrete functions and methods count.
    */
-  funcValueTargets(e: Expr, scope: Scope, depth: number, asRef: boolean): Target[] {
+  funcValueTargets(e: Expr, scope: Scope, depth: number, asRef: boolean, elements = false): Target[] {
     if (depth > 6) return [];
     switch (e.k) {
+      case 'comp':
+        // A slice or map literal of functions: its elements are the values (rank funcs in a map).
+        if (!elements || asRef) return [];
+        return dedupe(e.elems.flatMap((el) => this.funcValueTargets(el.v, scope, depth + 1, false)));
+      case 'idx':
+        return asRef ? [] : this.funcValueTargets(e.x, scope, depth + 1, false, true);
       case 'fn': {
         const c = this.types.closureAt(scope, e.i);
         return c ? [{ callee: c.id, kind: 'closure', how: 'closure', confidence: 1 }] : [];
@@ -208,11 +214,14 @@ export class CallResolver {
           const b = local.bind;
           const lscope = { ...scope, fn: local.fn, pos: b.pos };
           const out: Target[] = [];
-          if (b.v && b.vi === undefined && b.from !== 'range') out.push(...this.funcValueTargets(b.v, lscope, depth + 1, false));
+          if (b.from === 'param') out.push(...this.paramTargets(local.fn, e.n, depth, elements));
+          if (b.v && b.vi === undefined && b.from !== 'range') out.push(...this.funcValueTargets(b.v, lscope, depth + 1, false, elements));
+          if (b.v && b.from === 'range' && b.vi === 1) out.push(...this.funcValueTargets(b.v, lscope, depth + 1, false, true));
+          if (b.v && b.vi === 0 && b.from === 'define' && b.v.k === 'idx') out.push(...this.funcValueTargets(b.v, lscope, depth + 1, false));
           // Later assignments to the same local name in that function.
           for (const a of local.fn.facts.assigns) {
             if (a.lhs.k === 'id' && a.lhs.n === e.n && a.vi === undefined && a.pos >= b.pos && a.pos <= b.end) {
-              out.push(...this.funcValueTargets(a.rhs, { ...scope, fn: local.fn, pos: a.pos }, depth + 1, false));
+              out.push(...this.funcValueTargets(a.rhs, { ...scope, fn: local.fn, pos: a.pos }, depth + 1, false, elements));
             }
           }
           return dedupe(out);
@@ -221,7 +230,7 @@ export class CallResolver {
         const fn = pkg.funcs.get(e.n);
         if (fn && fn.facts.kind === 'func') return [{ callee: fn.id, kind: 'static', how: 'func', confidence: 1 }];
         const v = pkg.values.get(e.n);
-        if (v && !asRef) return this.valueTargets(v.id, v.facts.v, { file: v.file, fn: v.pkg.funcs.get('init'), pos: 0 }, depth);
+        if (v && !asRef) return this.valueTargets(v.id, v.facts.v, { file: v.file, fn: v.pkg.funcs.get('init'), pos: 0 }, depth, elements);
         return [];
       }
       case 'sel': {
@@ -231,7 +240,7 @@ export class CallResolver {
           const fn = pkg?.funcs.get(e.n);
           if (fn && fn.facts.kind === 'func') return [{ callee: fn.id, kind: 'static', how: 'pkg-func', confidence: 1 }];
           const v = pkg?.values.get(e.n);
-          if (v && !asRef) return this.valueTargets(v.id, v.facts.v, { file: v.file, fn: v.pkg.funcs.get('init'), pos: 0 }, depth);
+          if (v && !asRef) return this.valueTargets(v.id, v.facts.v, { file: v.file, fn: v.pkg.funcs.get('init'), pos: 0 }, depth, elements);
           return [];
         }
         if (x.k === 'unknown' || x.k === 'ext') return [];
@@ -240,7 +249,7 @@ export class CallResolver {
         if (m.kind === 'method') return [{ callee: m.fn.id, kind: 'method-value', how: 'method-value', confidence: 1 }];
         if (m.kind === 'imethod') return this.dispatch(m.iface, e.n).map((t) => ({ ...t, kind: 'method-value', how: 'iface-method-value' }));
         if (asRef) return [];
-        return this.fieldTargets(m.owner, m.field, depth);
+        return this.fieldTargets(m.owner, m.field, depth, elements);
       }
       case 'call': {
         if (asRef) return [];
@@ -274,18 +283,60 @@ export class CallResolver {
     return out.targets.map((t) => this.program.funcs.get(t.callee)).filter((f): f is FuncInfo => !!f);
   }
 
-  private valueTargets(_id: string, v: Expr | undefined, scope: Scope, depth: number): Target[] {
-    return v ? this.funcValueTargets(v, scope, depth + 1, false) : [];
+  private valueTargets(_id: string, v: Expr | undefined, scope: Scope, depth: number, elements = false): Target[] {
+    return v ? this.funcValueTargets(v, scope, depth + 1, false, elements) : [];
+  }
+
+  private callSites?: Map<string, { fn: FuncInfo; call: CallFact }[]>;
+  private buildingCallSites = false;
+
+  /** Call sites of each function, found with exact (non-flow) resolution; built once on first need. */
+  private callSitesOf(id: string): { fn: FuncInfo; call: CallFact }[] {
+    if (!this.callSites) {
+      if (this.buildingCallSites) return [];
+      this.buildingCallSites = true;
+      const map = new Map<string, { fn: FuncInfo; call: CallFact }[]>();
+      for (const fn of [...this.program.funcs.values(), ...this.program.inits]) {
+        if (!fn.file.active) continue;
+        for (const call of fn.facts.calls) {
+          const out = this.resolveCall(fn, call);
+          if (!('targets' in out)) continue;
+          for (const t of out.targets) {
+            if (t.kind !== 'static' && t.kind !== 'interface') continue;
+            let list = map.get(t.callee);
+            if (!list) map.set(t.callee, (list = []));
+            list.push({ fn, call });
+          }
+        }
+      }
+      this.callSites = map;
+      this.buildingCallSites = false;
+    }
+    return this.callSites.get(id) ?? [];
+  }
+
+  /** A function-typed parameter holds whatever the function's callers pass in that position. */
+  private paramTargets(fn: FuncInfo, name: string, depth: number, elements: boolean): Target[] {
+    const index = fn.facts.params.findIndex((p) => p.name === name);
+    if (index < 0 || depth > 4) return [];
+    const variadic = fn.facts.params[index].variadic;
+    const out: Target[] = [];
+    for (const { fn: caller, call } of this.callSitesOf(fn.id)) {
+      // Method calls through a method expression pass the receiver first; plain calls do not.
+      const args = variadic ? call.a.slice(index) : [call.a[index]];
+      for (const arg of args) if (arg) out.push(...this.funcValueTargets(arg, this.scopeOf(caller, call.pos), depth + 1, false, elements && !variadic));
+    }
+    return dedupe(out);
   }
 
   /** Values stored in a struct field: keyed composite literals and assignments anywhere in scope. */
-  private fieldTargets(owner: RType, field: string, depth: number): Target[] {
+  private fieldTargets(owner: RType, field: string, depth: number, elements = false): Target[] {
     let base = this.types.unalias(owner);
     if (base.k === 'ptr') base = base.e;
     if (base.k !== 'named') return [];
     const flows = this.flows().get(`${base.t.id}#${field}`) ?? [];
     const out: Target[] = [];
-    for (const { e, scope } of flows) out.push(...this.funcValueTargets(e, scope, depth + 1, false));
+    for (const { e, scope } of flows) out.push(...this.funcValueTargets(e, scope, depth + 1, false, elements));
     return dedupe(out);
   }
 

@@ -5,9 +5,9 @@
  * method name to types), exact arity check last. Types from `fake` and `testing` packages are kept
  * but flagged, so views can rank them last.
  */
-import type { FuncInfo, Program, TypeInfo } from './program.js';
-import type { MethodSig } from '../parse/index.js';
-import { Types, type RType } from './types.js';
+import type { FileInfo, FuncInfo, Program, TypeInfo } from './program.js';
+import type { MethodSig, Param } from '../parse/index.js';
+import { Types, typeString, type RType } from './types.js';
 
 export interface Impl {
   type: TypeInfo;
@@ -59,6 +59,32 @@ export class Implementations {
     return out;
   }
 
+  private sigStrings = new Map<FuncInfo, string[]>();
+
+  /** Parameter and result types, as strings; '?' where a type cannot be told. */
+  private methodSig(fn: FuncInfo): string[] {
+    let s = this.sigStrings.get(fn);
+    if (!s) {
+      s = [...fn.facts.params, { t: { k: 'named', n: '|' } } as Param, ...fn.facts.results].map((p) => (p.t.k === 'named' && p.t.n === '|' ? '|' : typeString(this.types.resolve(p.t, fn.file))));
+      this.sigStrings.set(fn, s);
+    }
+    return s;
+  }
+
+  /** Same counts, and the same types wherever both sides can be told (a cheap stand-in for types.Identical). */
+  private sameSignature(sig: MethodSig, file: FileInfo | undefined, fn: FuncInfo): boolean {
+    if (fn.facts.params.length !== sig.params.length || fn.facts.results.length !== sig.results.length) return false;
+    // The builtin error interface has no file: its types are universe types, resolvable anywhere.
+    const ctx = file ?? fn.file;
+    const want = [...sig.params, null, ...sig.results].map((p) => (p === null ? '|' : typeString(this.types.resolve(p.t, ctx))));
+    const have = this.methodSig(fn);
+    for (let i = 0; i < want.length; i++) {
+      if (want[i].includes('?') || have[i].includes('?')) continue;
+      if (want[i] !== have[i]) return false;
+    }
+    return true;
+  }
+
   /** Implementations of an interface type (named or literal). */
   of(iface: RType): Impl[] {
     const base = this.types.unalias(iface);
@@ -67,7 +93,7 @@ export class Implementations {
     const cached = this.cache.get(key);
     if (cached) return cached;
     const u = this.types.underlying(base);
-    let wanted: Map<string, { sig: MethodSig }>;
+    let wanted: Map<string, { sig: MethodSig; file?: FileInfo }>;
     if (u.k === 'iface') wanted = this.types.ifaceMethods(u);
     else if (u.k === 'basic' && u.n === 'error') wanted = new Map([['Error', { sig: { name: 'Error', params: [], results: [{ t: { k: 'named', n: 'string' } }] } }]]);
     else return [];
@@ -83,8 +109,8 @@ export class Implementations {
           if (!set.has(n)) { ok = false; break; }
           const fn = set.get(n);
           if (fn) {
-            const sig = wanted.get(n)!.sig;
-            if (fn.facts.params.length !== sig.params.length || fn.facts.results.length !== sig.results.length) { ok = false; break; }
+            const w = wanted.get(n)!;
+            if (!this.sameSignature(w.sig, w.file, fn)) { ok = false; break; }
             methods.set(n, fn);
           }
         }

@@ -11,7 +11,7 @@ export function resolveProgram(program: Program, meta: { root: string; modulePat
   const resolver = new CallResolver(program);
   const edges: Edge[] = [];
   const unresolved: UnresolvedSite[] = [];
-  for (const fn of program.funcs.values()) {
+  for (const fn of [...program.funcs.values(), ...program.inits]) {
     if (!fn.file.active) continue;
     resolver.resolveFunction(fn, edges, unresolved);
   }

@@ -52,6 +52,8 @@ export interface Program {
   packages: Map<string, PkgInfo>;
   /** Every function, method and closure by ID (active variant). */
   funcs: Map<string, FuncInfo>;
+  /** Per-file package initializers beyond the first (they share the ID `pkg.init`). */
+  inits: FuncInfo[];
   types: TypeInfo[];
 }
 
@@ -76,7 +78,7 @@ export function buildProgram(inputs: PackageInput[]): Program {
     const name = mostCommon(active.map((f) => f.facts.pkg)) ?? defaultImportName(input.importPath);
     packages.set(input.importPath, { path: input.importPath, name, files: [], types: new Map(), funcs: new Map(), values: new Map() });
   }
-  const program: Program = { packages, funcs: new Map(), types: [] };
+  const program: Program = { packages, funcs: new Map(), types: [], inits: [] };
   const nameOf = (path: string) => packages.get(path)?.name ?? defaultImportName(path);
   for (const input of inputs) {
     const pkg = packages.get(input.importPath)!;
@@ -114,13 +116,14 @@ function declare(program: Program, pkg: PkgInfo, file: FileInfo): void {
     // The package initializer appears once per file: merge into one node.
     const existing = pkg.funcs.get(facts.local);
     if (existing && facts.local === 'init') {
-      existing.facts.calls.push(...facts.calls);
-      existing.facts.refs.push(...facts.refs);
+      if (file.active) program.inits.push(info);
       return;
     }
     if (!existing || (!existing.file.active && file.active)) {
       if (existing) info.variants = [...(existing.variants ?? []), existing];
       pkg.funcs.set(facts.local, info);
+      // Generic functions are also found by their plain name.
+      if (facts.kind === 'func' && facts.local.endsWith('[...]')) pkg.funcs.set(facts.name, info);
       if (file.active || !program.funcs.has(info.id)) program.funcs.set(info.id, info);
     } else {
       existing.variants = [...(existing.variants ?? []), info];

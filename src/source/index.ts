@@ -1,0 +1,14 @@
+export { SourceError } from './errors.js';
+export type { GoFile, PackageOrigin, Scope, ScopeResult, SourcePackage, SourceTree } from './types.js';
+export { defaultBuildContext, KNOWN_ARCH, KNOWN_OS, matchFileName, matchTag, UNIX_OS } from './context.js';
+export { evalConstraint, formatConstraint, parseGoBuild, parsePlusBuildLines } from './constraint.js';
+export type { ConstraintExpr } from './constraint.js';
+export { scanHeader } from './header.js';
+export type { GoHeader, ImportSpec } from './header.js';
+export { matchFile } from './match.js';
+export type { FileMatch } from './match.js';
+export { importPathOf, openTree } from './tree.js';
+export { computeScope } from './scope.js';
+export { defaultCacheDir, resolveSourceDir } from './locate.js';
+export { DEFAULT_REF, DEFAULT_REPO_URL, fetchRelease, SPARSE_DIRS } from './fetch.js';
+export type { FetchOptions } from './fetch.js';

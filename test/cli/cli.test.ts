@@ -1,0 +1,81 @@
+import { describe, it, before } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { main } from '../../src/cli/main.js';
+import type { Io } from '../../src/cli/context.js';
+
+const fixture = resolve('test/fixtures/go/kubelike');
+
+async function run(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ code: number; out: string; err: string }> {
+  let out = '';
+  let err = '';
+  const io: Io = { out: (s) => { out += s; }, err: (s) => { err += s; }, isTTY: false, env: { HOME: tmpdir(), ...env } };
+  const code = await main(['node', 'kubelet-atlas', ...args], io);
+  return { code, out, err };
+}
+
+describe('kubelet-atlas CLI', () => {
+  let cache: string;
+  before(() => {
+    cache = mkdtempSync(join(tmpdir(), 'ka-cli-'));
+  });
+
+  it('index prints a summary of the fixture tree', async () => {
+    const r = await run(['index', '--source', fixture, '--cache-dir', cache]);
+    assert.equal(r.code, 0, r.err);
+    assert.match(r.out, /symbols \d+/);
+    assert.match(r.out, /unresolved call sites \d+/);
+  });
+
+  it('path walks the startup chain from main to syncLoopIteration', async () => {
+    const r = await run(['path', 'k8s.io/kubernetes/cmd/kubelet.main', 'Kubelet.syncLoopIteration', '--source', fixture, '--cache-dir', cache]);
+    assert.equal(r.code, 0, r.err);
+    assert.match(r.out, /\(\*Kubelet\)\.Run .*go/);
+    assert.match(r.out, /syncLoopIteration/);
+  });
+
+  it('callgraph --format tsv prints four tab-separated columns', async () => {
+    const r = await run(['callgraph', '--format', 'tsv', '--source', fixture, '--cache-dir', cache]);
+    assert.equal(r.code, 0, r.err);
+    const lines = r.out.trim().split('\n');
+    assert.ok(lines.length > 50);
+    for (const l of lines) assert.match(l, /^[^\t]+\t[^\t]+\t(static|dynamic)\t[^\t]+:\d+$/);
+  });
+
+  it('unknown symbols suggest the nearest names and exit 2', async () => {
+    const r = await run(['callers', 'Kubelet.syncLop', '--source', fixture, '--cache-dir', cache]);
+    assert.equal(r.code, 2);
+    assert.match(r.err, /unknown symbol/);
+    assert.match(r.err, /syncLoop/);
+  });
+
+  it('a missing source folder is a clear error, not a stack trace', async () => {
+    const r = await run(['index', '--source', join(cache, 'nope'), '--cache-dir', cache]);
+    assert.equal(r.code, 2);
+    assert.match(r.err, /does not exist/);
+    assert.doesNotMatch(r.err, /at .*\.js:\d+/);
+  });
+
+  it('a folder that is not a Kubernetes tree is rejected', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ka-notk8s-'));
+    mkdirSync(join(dir, 'x'));
+    writeFileSync(join(dir, 'x', 'a.go'), 'package x\n');
+    const r = await run(['index', '--source', dir, '--cache-dir', cache]);
+    assert.equal(r.code, 2);
+    assert.match(r.err, /go\.mod/);
+  });
+
+  it('a second index run re-parses only the changed file', async () => {
+    const { cpSync } = await import('node:fs');
+    const copy = mkdtempSync(join(tmpdir(), 'ka-copy-'));
+    cpSync(fixture, copy, { recursive: true });
+    const first = await run(['index', '--json', '--source', copy, '--cache-dir', cache]);
+    const total = JSON.parse(first.out).files.total;
+    writeFileSync(join(copy, 'pkg/kubelet/extra.go'), 'package kubelet\n\nfunc extra() {}\n');
+    const second = JSON.parse((await run(['index', '--json', '--source', copy, '--cache-dir', cache])).out);
+    assert.equal(second.files.parsed, 1);
+    assert.equal(second.files.total, total + 1);
+  });
+});
