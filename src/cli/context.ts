@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { BuildContext } from '../model/index.js';
 import { defaultBuildContext, defaultCacheDir, fetchRelease, resolveSourceDir, SourceError, type Scope } from '../source/index.js';
-import { buildIndex, type IndexResult } from '../index/build.js';
+import { buildIndex, loadIndex as loadStoredIndex, type IndexResult } from '../index/build.js';
 import { GraphView, SymbolTable } from '../graph/index.js';
 import { UserError } from './errors.js';
 
@@ -72,7 +72,9 @@ export async function loadIndex(o: CommonOptions, io: Io, progress = false): Pro
     }
     : undefined;
   try {
-    const result = buildIndex({ root, ctx: buildContext(o), scope, cacheDir: cacheDirOf(o, io), onProgress });
+    const options = { root, ctx: buildContext(o), scope, cacheDir: cacheDirOf(o, io), onProgress };
+    // `index` always re-checks every file by content; queries trust an unchanged size+mtime manifest.
+    const result = progress ? buildIndex(options) : loadStoredIndex(options);
     return { result, table: new SymbolTable(result.graph.symbols), view: new GraphView(result.graph), root };
   } catch (err) {
     if (err instanceof SourceError) throw new UserError(err.message, 2, err.hint);

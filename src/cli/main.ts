@@ -1,6 +1,7 @@
 /** The command line: commander parses options and hands them to one handler per command. */
 import { Command, CommanderError, Option } from 'commander';
 import * as cmd from './commands.js';
+import * as ann from './annotations-commands.js';
 import { UserError } from './errors.js';
 import type { CommonOptions, Io } from './context.js';
 
@@ -49,6 +50,13 @@ export async function main(argv: string[], io: Io = defaultIo()): Promise<number
     .action(async (_o, c: Command) => { code = await cmd.goroutinesCommand(opts(c), io); });
   common(program.command('channels <symbol>').description('for each receive or select case in a function, the functions that send on that channel'))
     .action(async (s: string, _o, c: Command) => { code = await cmd.channelsCommand(s, opts(c), io); });
+  ann.annotationOptions(common(program.command('check').description('check annotation anchors against the lock; with --source, also classify the code under them (fresh, moved, changed, renamed, orphaned)')))
+    .action(async (_o, c: Command) => { code = await ann.checkCommand(opts(c), io); });
+  const annotations = program.command('annotations').description('topics anchored to Go symbols');
+  ann.annotationOptions(common(annotations.command('lock').description('resolve every anchor in a tree and write the lock file')))
+    .action(async (_o, c: Command) => { code = await ann.annotationsLockCommand(opts(c), io); });
+  ann.annotationOptions(annotations.command('list').description('list the topics, their anchors and problems').option('--json', 'machine-readable output'))
+    .action(async (_o, c: Command) => { code = await ann.annotationsListCommand(opts(c), io); });
   try {
     await program.parseAsync(argv);
     return code;
@@ -70,6 +78,11 @@ export async function main(argv: string[], io: Io = defaultIo()): Promise<number
 }
 
 export function defaultIo(): Io {
+  // A reader piping into `head` closes the pipe early: that is not an error.
+  process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+    if (err.code === 'EPIPE') process.exit(0);
+    throw err;
+  });
   return {
     out: (s) => process.stdout.write(s),
     err: (s) => process.stderr.write(s),

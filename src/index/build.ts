@@ -10,6 +10,7 @@ import { extractFile, type FileFacts } from '../parse/index.js';
 import { buildProgram, type PackageInput } from '../resolve/program.js';
 import { resolveProgram } from '../resolve/index.js';
 import { cacheKey, contentHash, readPack, writePack, type FactsPack } from './cache.js';
+import { packGraph, unpackGraph, type PackedGraph } from '../graph/pack.js';
 
 export interface IndexOptions {
   root: string;
@@ -30,11 +31,59 @@ export interface IndexResult {
 
 interface GraphPack {
   stamp: string;
-  graph: Graph;
+  packed: PackedGraph;
+  /** Cheap freshness check: each scanned Go file and dir with its size and mtime. */
+  manifest?: { paths: string[]; sizes: number[]; mtimes: number[] };
 }
 
 export function indexDir(opts: IndexOptions): string {
   return join(opts.cacheDir, 'index', cacheKey(opts.root, opts.ctx, opts.scope ?? 'default'));
+}
+
+/**
+ * For queries: the stored graph, if no Go file in scope changed size or mtime since it was built.
+ * Falls back to a full (hash-checked) build otherwise. A file added to a package dir changes the
+ * dir's mtime, which the manifest also records.
+ */
+export function loadIndex(opts: IndexOptions): IndexResult {
+  const t0 = performance.now();
+  const cached = readPack<GraphPack>(join(indexDir(opts), 'graph.v8'));
+  if (cached?.packed?.v === 1 && cached.manifest && manifestFresh(cached.manifest)) {
+    const graph = unpackGraph(cached.packed);
+    const n = cached.manifest.paths.length;
+    return { graph, timings: { load: performance.now() - t0 }, files: { total: n, parsed: 0, cached: n }, fromCache: true };
+  }
+  return buildIndex(opts);
+}
+
+function manifestOf(root: string, files: string[]): { paths: string[]; sizes: number[]; mtimes: number[] } {
+  const dirs = new Set(files.map((f) => f.slice(0, Math.max(0, f.lastIndexOf('/')))));
+  const paths = [...files, ...dirs].map((p) => join(root, p));
+  const sizes: number[] = [];
+  const mtimes: number[] = [];
+  for (const p of paths) {
+    try {
+      const st = statSync(p);
+      sizes.push(st.isDirectory() ? -1 : st.size);
+      mtimes.push(st.mtimeMs);
+    } catch {
+      sizes.push(-2);
+      mtimes.push(0);
+    }
+  }
+  return { paths, sizes, mtimes };
+}
+
+function manifestFresh(m: { paths: string[]; sizes: number[]; mtimes: number[] }): boolean {
+  for (let i = 0; i < m.paths.length; i++) {
+    try {
+      const st = statSync(m.paths[i]);
+      if (st.mtimeMs !== m.mtimes[i] || (m.sizes[i] >= 0 && st.size !== m.sizes[i])) return false;
+    } catch {
+      return false;
+    }
+  }
+  return true;
 }
 
 export function buildIndex(opts: IndexOptions): IndexResult {
@@ -72,9 +121,10 @@ export function buildIndex(opts: IndexOptions): IndexResult {
   const stamp = contents.map((c) => c.hash).join(',');
   if (!opts.fresh) {
     const cachedGraph = readPack<GraphPack>(graphFile);
-    if (cachedGraph && cachedGraph.stamp === stamp) {
+    if (cachedGraph?.packed?.v === 1 && cachedGraph.stamp === stamp) {
+      const graph = unpackGraph(cachedGraph.packed);
       lap('load');
-      return { graph: cachedGraph.graph, timings, files: { total: files.length, parsed: 0, cached: contents.length }, fromCache: true };
+      return { graph, timings, files: { total: files.length, parsed: 0, cached: contents.length }, fromCache: true };
     }
   }
   // Only now, when the graph must be rebuilt, is the (large) per-file facts pack worth loading.
@@ -111,7 +161,7 @@ export function buildIndex(opts: IndexOptions): IndexResult {
   const graph = resolveProgram(program, { root: tree.root, modulePath: tree.modulePath, context: opts.ctx, diagnostics });
   lap('resolve');
   writePack(packFile, next);
-  writePack(graphFile, { stamp, graph } satisfies GraphPack);
+  writePack(graphFile, { stamp, packed: packGraph(graph), manifest: manifestOf(tree.root, contents.map((c) => c.path)) } satisfies GraphPack);
   lap('write');
   return { graph, timings, files: { total: files.length, parsed, cached: contents.length - parsed }, fromCache: false };
 }

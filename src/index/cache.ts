@@ -10,7 +10,7 @@ import type { FileFacts } from '../parse/index.js';
 import type { BuildContext } from '../model/index.js';
 
 /** Bumped whenever the facts' shape or the extractor's output changes. */
-export const FACTS_VERSION = 'facts-3';
+export const FACTS_VERSION = 'facts-4';
 
 export function contentHash(bytes: Uint8Array): string {
   return createHash('sha1').update(FACTS_VERSION).update(bytes).digest('hex');

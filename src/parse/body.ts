@@ -3,12 +3,12 @@
  * scopes, call sites, value references, assignments, returns, channel operations and nested closures.
  * It is syntactic only: what a name means is decided later by the resolver.
  */
-import type Parser from 'tree-sitter';
+import type { LightNode } from './light.js';
 import type { Bind, CallMode, Expr, FuncFacts, TypeExpr } from './facts.js';
 import { paramList, resultList, typeOf } from './types.js';
 import { fingerprint } from './fingerprint.js';
 
-type SyntaxNode = Parser.SyntaxNode;
+type SyntaxNode = LightNode;
 
 /** Shared state of one file's extraction: every function (named or closure) lands in `funcs`. */
 export interface FileWalk {
@@ -206,7 +206,7 @@ function stmtInner(ctx: Ctx, node: SyntaxNode): void {
     case 'return_statement': {
       const list = node.namedChildren[0];
       const vals = list ? (list.type === 'expression_list' ? list.namedChildren : [list]).map((v) => expr(ctx, v, true)) : [];
-      fn.returns.push({ vals, l: node.startPosition.row + 1 });
+      fn.returns.push({ vals, l: node.startPosition.row + 1, pos: node.startIndex });
       return;
     }
     case 'expression_statement':

@@ -10,7 +10,8 @@ import { typeOf, typeParamNames } from './types.js';
 import { fingerprint } from './fingerprint.js';
 import { loadQuery } from './query.js';
 
-type SyntaxNode = Parser.SyntaxNode;
+type SyntaxNode = LightNode;
+import { lighten, Source, type LightNode } from './light.js';
 
 const CAPTURES = [
   'package', 'import', 'definition.function', 'definition.method', 'definition.type', 'definition.var',
@@ -64,7 +65,28 @@ export function extractFile(path: string, bytes: Uint8Array): FileFacts {
   const walk: FileWalk = { funcs: facts.funcs, text };
   let initCount = 0;
   let errors = 0;
-  for (const { name, node } of query.captures(tree.rootNode)) {
+  const src = new Source(text);
+  const root = lighten(tree, src);
+  // The query runs natively; its captures are mapped onto the light copy by position and type.
+  const byPlace = new Map<string, LightNode>();
+  const index = (n: LightNode) => {
+    byPlace.set(`${n.startIndex}:${n.type}`, n);
+    for (const c of n.children) if (c.type !== 'block' && c.type !== 'func_literal') index(c);
+  };
+  index(root);
+  const light = (n: Parser.SyntaxNode): LightNode | undefined => byPlace.get(`${n.startIndex}:${n.type}`);
+  for (const capture of query.captures(tree.rootNode)) {
+    const name = capture.name;
+    if (name === 'error' || name === 'missing') {
+      if (errors++ < 5) {
+        const n = capture.node;
+        const what = name === 'missing' ? `missing ${n.type}` : `unexpected ${JSON.stringify(n.text.slice(0, 30))}`;
+        facts.diagnostics.push({ code: 'syntax', message: `syntax error: ${what}`, line: n.startPosition.row + 1 });
+      }
+      continue;
+    }
+    const node = light(capture.node);
+    if (!node) continue;
     switch (name) {
       case 'package':
         facts.pkg = node.text;
@@ -94,13 +116,6 @@ export function extractFile(path: string, bytes: Uint8Array): FileFacts {
       case 'definition.var':
       case 'definition.const':
         values(node, name === 'definition.var' ? 'var' : 'const', facts.values, walk);
-        break;
-      case 'error':
-      case 'missing':
-        if (errors++ < 5) {
-          const what = name === 'missing' ? `missing ${node.type}` : `unexpected ${JSON.stringify(node.text.slice(0, 30))}`;
-          facts.diagnostics.push({ code: 'syntax', message: `syntax error: ${what}`, line: node.startPosition.row + 1 });
-        }
         break;
     }
   }

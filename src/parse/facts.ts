@@ -110,6 +110,7 @@ export interface ChanFact {
 export interface ReturnFact {
   vals: Expr[];
   l: number;
+  pos: number;
 }
 
 export interface FuncFacts {

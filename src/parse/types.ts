@@ -1,8 +1,8 @@
 /** Converts tree-sitter type nodes into plain TypeExpr records. */
-import type Parser from 'tree-sitter';
+import type { LightNode } from './light.js';
 import type { TypeExpr, Param, MethodSig, FieldDecl } from './facts.js';
 
-type SyntaxNode = Parser.SyntaxNode;
+type SyntaxNode = LightNode;
 
 const UNKNOWN: TypeExpr = { k: 'unknown' };
 

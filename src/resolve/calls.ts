@@ -53,8 +53,9 @@ export class CallResolver {
     }
     for (const ref of fn.facts.refs) {
       for (const t of this.funcValueTargets(ref.x, this.scopeOf(fn, ref.pos), 0, true)) {
-        if (t.kind === 'closure') continue;
-        edges.push({ caller: fn.id, callee: t.callee, kind: t.kind === 'static' ? 'func-value' : t.kind, mode: 'ref', file, line: ref.l, how: t.how, confidence: t.confidence });
+        // Only method values are recorded where they are taken; plain functions and closures where called.
+        if (t.kind !== 'method-value') continue;
+        edges.push({ caller: fn.id, callee: t.callee, kind: t.kind, mode: 'ref', file, line: ref.l, how: t.how, confidence: t.confidence });
       }
     }
   }
@@ -107,7 +108,7 @@ export class CallResolver {
     const local = this.types.findBind(name, scope);
     if (local) {
       const targets = this.funcValueTargets({ k: 'id', n: name, l: 0 }, scope, 0, false);
-      if (targets.length) return { targets: targets.map((t) => ({ ...t, kind: t.kind === 'closure' || t.kind === 'static' ? 'func-value' : t.kind, how: `local-${t.how}` })) };
+      if (targets.length) return { targets: targets.map((t) => ({ ...t, kind: 'func-value', how: `local-${t.how}` })) };
       const t = this.types.bindType(local.bind, { ...scope, fn: local.fn, pos: local.bind.pos });
       if (t.k === 'typename') return { unresolved: 'conversion', callee: text };
       return { unresolved: 'func-value-untraced', callee: text };
@@ -195,7 +196,7 @@ export class CallResolver {
    * (method values passed as arguments), where only concrete functions and methods count.
    */
   funcValueTargets(e: Expr, scope: Scope, depth: number, asRef: boolean, elements = false): Target[] {
-    if (depth > 6) return [];
+    if (depth > 10) return [];
     switch (e.k) {
       case 'comp':
         // A slice or map literal of functions: its elements are the values (rank funcs in a map).
@@ -222,6 +223,10 @@ export class CallResolver {
           for (const a of local.fn.facts.assigns) {
             if (a.lhs.k === 'id' && a.lhs.n === e.n && a.vi === undefined && a.pos >= b.pos && a.pos <= b.end) {
               out.push(...this.funcValueTargets(a.rhs, { ...scope, fn: local.fn, pos: a.pos }, depth + 1, false, elements));
+            }
+            // m[k] = f: an element stored into a local map or slice.
+            if (elements && a.lhs.k === 'idx' && a.lhs.x.k === 'id' && a.lhs.x.n === e.n && a.pos >= b.pos && a.pos <= b.end) {
+              out.push(...this.funcValueTargets(a.rhs, { ...scope, fn: local.fn, pos: a.pos }, depth + 1, false));
             }
           }
           return dedupe(out);
@@ -253,6 +258,13 @@ export class CallResolver {
       }
       case 'call': {
         if (asRef) return [];
+        // append(xs, f, g): the elements of xs and the appended values.
+        if (elements && e.f.k === 'id' && e.f.n === 'append' && !this.types.findBind('append', scope)) {
+          const [first, ...rest] = e.a;
+          const out = first ? this.funcValueTargets(first, scope, depth + 1, false, true) : [];
+          for (const r of rest) out.push(...this.funcValueTargets(r, scope, depth + 1, false, Boolean(e.spread)));
+          return dedupe(out);
+        }
         // A call whose result is a function: the closures and functions its callees return.
         const scope2 = scope;
         const callees = this.calleesOf(e, scope2);
@@ -262,7 +274,7 @@ export class CallResolver {
           void n;
           for (const r of callee.facts.returns) {
             if (r.vals.length === 0) continue;
-            out.push(...this.funcValueTargets(r.vals[0], { fn: callee, file: callee.file, pos: callee.facts.end }, depth + 1, false));
+            out.push(...this.funcValueTargets(r.vals[0], { fn: callee, file: callee.file, pos: r.pos }, depth + 1, false, elements));
           }
         }
         return dedupe(out);
@@ -302,7 +314,6 @@ export class CallResolver {
           const out = this.resolveCall(fn, call);
           if (!('targets' in out)) continue;
           for (const t of out.targets) {
-            if (t.kind !== 'static' && t.kind !== 'interface') continue;
             let list = map.get(t.callee);
             if (!list) map.set(t.callee, (list = []));
             list.push({ fn, call });
@@ -318,7 +329,7 @@ export class CallResolver {
   /** A function-typed parameter holds whatever the function's callers pass in that position. */
   private paramTargets(fn: FuncInfo, name: string, depth: number, elements: boolean): Target[] {
     const index = fn.facts.params.findIndex((p) => p.name === name);
-    if (index < 0 || depth > 4) return [];
+    if (index < 0 || depth > 8) return [];
     const variadic = fn.facts.params[index].variadic;
     const out: Target[] = [];
     for (const { fn: caller, call } of this.callSitesOf(fn.id)) {

@@ -186,7 +186,7 @@ class Holders {
           const callee = this.program.funcs.get(t.callee);
           if (!callee) continue;
           for (const r of callee.facts.returns) {
-            if (r.vals[0]) res.push(...this.of(r.vals[0], { fn: callee, file: callee.file, pos: callee.facts.end - 1 }, depth + 1));
+            if (r.vals[0]) res.push(...this.of(r.vals[0], { fn: callee, file: callee.file, pos: r.pos }, depth + 1));
           }
         }
         return [...new Set(res)];

@@ -54,7 +54,7 @@ describe('extractFile', () => {
   it('marks go and defer calls and select receives', () => {
     const f = extractFile('k.go', Buffer.from(SAMPLE));
     const run = f.funcs.find((x) => x.local === '(*Kubelet).Run')!;
-    assert.deepEqual(run.calls.map((c) => c.mode), ['go', 'defer']);
+    assert.deepEqual(run.calls.map((c) => c.mode), ['go', 'defer', 'call']);
     assert.equal(run.chans.length, 1);
     assert.equal(run.chans[0].op, 'recv');
     assert.equal(run.chans[0].select, 0);

@@ -1,0 +1,109 @@
+/** `check`, `annotations lock` and `annotations list`: thin handlers over src/annotations. */
+import { existsSync } from 'node:fs';
+import { basename, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Command } from 'commander';
+import type { Diagnostic } from '../model/index.js';
+import { resolveSourceDir } from '../source/index.js';
+import {
+  checkAnnotations, formatReport, loadAnnotations, lockAnnotations, readLock, treeReader, writeLock,
+} from '../annotations/index.js';
+import { loadIndex, type CommonOptions, type Io } from './context.js';
+import { UserError } from './errors.js';
+
+export interface AnnotationOptions extends CommonOptions {
+  annotations?: string;
+  lock?: string;
+}
+
+/** The topics shipped with kubelet-atlas (dist/src/cli → repository root). */
+const PACKAGED = fileURLToPath(new URL('../../../annotations', import.meta.url));
+
+/** The options every annotations command takes, added by main.ts when it registers them. */
+export function annotationOptions(c: Command): Command {
+  return c
+    .option('--annotations <dir>', 'folder of topic files (default: the annotations shipped with kubelet-atlas)')
+    .option('--lock <file>', 'lock file (default: annotations.lock.json in the annotations folder)');
+}
+
+function places(o: AnnotationOptions): { dir: string; lockPath: string; lockDisplay: string } {
+  const dir = resolve(o.annotations ?? PACKAGED);
+  if (!existsSync(dir)) throw new UserError(`annotations folder ${dir} does not exist`, 2, 'pass --annotations DIR');
+  const lockPath = resolve(o.lock ?? join(dir, 'annotations.lock.json'));
+  const rel = relative(join(dir, '..'), lockPath);
+  return { dir, lockPath, lockDisplay: rel.startsWith('..') ? lockPath : rel };
+}
+
+export async function checkCommand(o: AnnotationOptions, io: Io): Promise<number> {
+  const { dir, lockPath, lockDisplay } = places(o);
+  const loaded = loadAnnotations(dir);
+  const read = readLock(lockPath, lockDisplay);
+  // Only an explicit tree (--source or KUBELET_ATLAS_SOURCE) is indexed: CI runs this without one.
+  const wantTree = resolveSourceDir({ source: o.source, env: io.env }) !== undefined;
+  const tree = wantTree ? await loadIndex(o, io) : undefined;
+  const report = checkAnnotations({
+    topics: loaded.topics,
+    lock: read.lock,
+    lockFile: lockDisplay,
+    lockText: read.text,
+    graph: tree?.result.graph,
+    readSource: tree ? treeReader(tree.root) : undefined,
+    diagnostics: [...loaded.diagnostics, ...read.diagnostics],
+  });
+  if (o.json) io.out(JSON.stringify({ source: tree?.root, lock: lockDisplay, ...report }, null, 2) + '\n');
+  else io.out(formatReport(report, { topics: loaded.topics, lockFile: lockDisplay, source: tree?.root }));
+  return report.ok ? 0 : 1;
+}
+
+export async function annotationsLockCommand(o: AnnotationOptions, io: Io): Promise<number> {
+  const { dir, lockPath, lockDisplay } = places(o);
+  const loaded = loadAnnotations(dir);
+  const previous = existsSync(lockPath) ? readLock(lockPath, lockDisplay).lock : undefined;
+  const tree = await loadIndex(o, io);
+  const { lock, diagnostics } = lockAnnotations(loaded.topics, tree.result.graph, treeReader(tree.root), { previous });
+  const all = [...loaded.diagnostics, ...diagnostics];
+  const errors = all.filter((d) => d.severity === 'error');
+  if (errors.length) {
+    io.err(`not writing ${lockDisplay}: ${errors.length} problem${errors.length === 1 ? '' : 's'} to fix first\n`);
+    io.err(all.map(diagText).join(''));
+    return 1;
+  }
+  await writeLock(lockPath, lock);
+  const anchors = loaded.topics.reduce((n, t) => n + t.anchors.length, 0);
+  const summary = { lock: lockDisplay, version: lock.version, goos: lock.goos, goarch: lock.goarch, tags: lock.tags, topics: loaded.topics.length, anchors, queries: Object.keys(lock.queries).length, symbols: Object.keys(lock.anchored).length };
+  if (o.json) io.out(JSON.stringify({ ...summary, diagnostics: all }, null, 2) + '\n');
+  else {
+    io.out(`wrote ${lockDisplay}: ${anchors} anchors in ${summary.topics} topics, ${summary.queries} distinct anchors, ${summary.symbols} symbols, ${lock.version} ${lock.goos}/${lock.goarch}\n`);
+    io.out(all.map(diagText).join(''));
+  }
+  return 0;
+}
+
+export async function annotationsListCommand(o: AnnotationOptions, io: Io): Promise<number> {
+  const { dir } = places(o);
+  const { topics, diagnostics } = loadAnnotations(dir);
+  const errors = diagnostics.filter((d) => d.severity === 'error').length;
+  if (o.json) {
+    const rows = topics.map((t) => ({
+      id: t.id, lang: t.lang, translationOf: t.translationOf, order: t.order, title: t.title, component: t.component,
+      version: t.version, summary: t.summary, file: t.file, entry: t.entry.map((a) => a.symbol),
+      anchors: t.anchors.map(({ symbol, line, column, where, path }) => ({ symbol, line, column, where, path })),
+      sections: t.sections.map((s) => ({ heading: s.heading, depth: s.depth, line: s.line, key: s.key })),
+      tour: t.tour.map((s) => ({ symbol: s.symbol, line: s.line })),
+      defaults: t.defaults, questions: t.questions,
+    }));
+    io.out(JSON.stringify({ topics: rows, diagnostics }, null, 2) + '\n');
+    return errors ? 1 : 0;
+  }
+  io.out(`${topics.length} topics in ${basename(dir)}/\n`);
+  for (const t of topics) {
+    const lang = t.lang === 'en' ? '' : ` [${t.lang}]`;
+    io.out(`  ${String(t.order).padStart(4)}  ${t.id}${lang}  ${t.title}  (${t.anchors.length} anchors${t.tour.length ? `, ${t.tour.length} tour steps` : ''})\n`);
+  }
+  if (diagnostics.length) io.out('\n' + diagnostics.map(diagText).join(''));
+  return errors ? 1 : 0;
+}
+
+function diagText(d: Diagnostic): string {
+  return `${d.file ?? ''}${d.line ? ':' + d.line : ''}: ${d.severity}: ${d.message}\n`;
+}

@@ -1,0 +1,121 @@
+/**
+ * A compact on-disk form of the graph: one string table and columns of integers. Hundreds of
+ * thousands of small objects are slow to (de)serialize; typed arrays and a string table are not.
+ */
+import type { Edge, EdgeKind, EdgeMode, Graph, SymbolKind, SymbolRecord, UnresolvedSite } from '../model/index.js';
+
+export interface PackedGraph {
+  v: 1;
+  strings: string[];
+  edges: Int32Array;
+  symbols: Int32Array;
+  unresolved: Int32Array;
+  rest: Pick<Graph, 'root' | 'modulePath' | 'context' | 'channels' | 'goroutines' | 'diagnostics' | 'stats'>;
+}
+
+const EDGE_W = 8;
+const SYM_W = 14;
+const UNRES_W = 5;
+
+class Strings {
+  list: string[] = [];
+  private map = new Map<string, number>();
+  id(s: string | undefined): number {
+    if (s === undefined) return -1;
+    let i = this.map.get(s);
+    if (i === undefined) {
+      i = this.list.length;
+      this.list.push(s);
+      this.map.set(s, i);
+    }
+    return i;
+  }
+}
+
+export function packGraph(g: Graph): PackedGraph {
+  const s = new Strings();
+  const edges = new Int32Array(g.edges.length * EDGE_W);
+  g.edges.forEach((e, i) => {
+    const o = i * EDGE_W;
+    edges[o] = s.id(e.caller);
+    edges[o + 1] = s.id(e.callee);
+    edges[o + 2] = s.id(e.kind);
+    edges[o + 3] = s.id(e.mode);
+    edges[o + 4] = s.id(e.file);
+    edges[o + 5] = e.line;
+    edges[o + 6] = s.id(e.how);
+    edges[o + 7] = Math.round(e.confidence * 1000);
+  });
+  const symbols = new Int32Array(g.symbols.length * SYM_W);
+  g.symbols.forEach((x, i) => {
+    const o = i * SYM_W;
+    symbols[o] = s.id(x.id);
+    symbols[o + 1] = s.id(x.kind);
+    symbols[o + 2] = s.id(x.pkg);
+    symbols[o + 3] = s.id(x.name);
+    symbols[o + 4] = s.id(x.file);
+    symbols[o + 5] = x.line;
+    symbols[o + 6] = x.endLine;
+    symbols[o + 7] = s.id(x.doc);
+    symbols[o + 8] = s.id(x.fingerprint);
+    symbols[o + 9] = s.id(x.signature);
+    symbols[o + 10] = (x.active ? 1 : 0);
+    symbols[o + 11] = s.id(x.constraint);
+    symbols[o + 12] = s.id(x.parent);
+    symbols[o + 13] = x.typeKind || x.fields || x.methods ? s.id(JSON.stringify({ t: x.typeKind, f: x.fields, m: x.methods })) : -1;
+  });
+  const unresolved = new Int32Array(g.unresolved.length * UNRES_W);
+  g.unresolved.forEach((u, i) => {
+    const o = i * UNRES_W;
+    unresolved[o] = s.id(u.caller);
+    unresolved[o + 1] = s.id(u.file);
+    unresolved[o + 2] = u.line;
+    unresolved[o + 3] = s.id(u.callee);
+    unresolved[o + 4] = s.id(u.reason);
+  });
+  const { root, modulePath, context, channels, goroutines, diagnostics, stats } = g;
+  return { v: 1, strings: s.list, edges, symbols, unresolved, rest: { root, modulePath, context, channels, goroutines, diagnostics, stats } };
+}
+
+export function unpackGraph(p: PackedGraph): Graph {
+  const S = p.strings;
+  const str = (i: number) => (i < 0 ? undefined : S[i]);
+  const edges: Edge[] = new Array(p.edges.length / EDGE_W);
+  for (let i = 0; i < edges.length; i++) {
+    const o = i * EDGE_W;
+    const e = p.edges;
+    edges[i] = { caller: S[e[o]], callee: S[e[o + 1]], kind: S[e[o + 2]] as EdgeKind, mode: S[e[o + 3]] as EdgeMode, file: S[e[o + 4]], line: e[o + 5], how: S[e[o + 6]], confidence: e[o + 7] / 1000 };
+  }
+  const symbols: SymbolRecord[] = new Array(p.symbols.length / SYM_W);
+  for (let i = 0; i < symbols.length; i++) {
+    const o = i * SYM_W;
+    const y = p.symbols;
+    const rec: SymbolRecord = {
+      id: S[y[o]], kind: S[y[o + 1]] as SymbolKind, pkg: S[y[o + 2]], name: S[y[o + 3]], file: S[y[o + 4]], line: y[o + 5], endLine: y[o + 6],
+      fingerprint: S[y[o + 8]], active: y[o + 10] === 1,
+    };
+    const doc = str(y[o + 7]);
+    if (doc !== undefined) rec.doc = doc;
+    const sig = str(y[o + 9]);
+    if (sig !== undefined) rec.signature = sig;
+    const c = str(y[o + 11]);
+    if (c !== undefined) rec.constraint = c;
+    const parent = str(y[o + 12]);
+    if (parent !== undefined) rec.parent = parent;
+    const extra = str(y[o + 13]);
+    if (extra !== undefined) {
+      const x = JSON.parse(extra) as { t?: string; f?: SymbolRecord['fields']; m?: string[] };
+      if (x.t !== undefined) rec.typeKind = x.t;
+      if (x.f !== undefined) rec.fields = x.f;
+      if (x.m !== undefined) rec.methods = x.m;
+    }
+    symbols[i] = rec;
+  }
+  const unresolved: UnresolvedSite[] = new Array(p.unresolved.length / UNRES_W);
+  for (let i = 0; i < unresolved.length; i++) {
+    const o = i * UNRES_W;
+    const u = p.unresolved;
+    unresolved[i] = { caller: S[u[o]], file: S[u[o + 1]], line: u[o + 2], callee: S[u[o + 3]], reason: S[u[o + 4]] };
+  }
+  return { ...p.rest, edges, symbols, unresolved };
+}
