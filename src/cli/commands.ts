@@ -1,6 +1,6 @@
 /** One handler per command: each takes parsed options, calls the library, and writes text or JSON. */
 import type { Edge } from '../model/index.js';
-import { edgesToTsv, type CallTree } from '../graph/index.js';
+import { edgesToTsv, isRuledOut, type CallTree } from '../graph/index.js';
 import { fetchRelease } from '../source/index.js';
 import { join } from 'node:path';
 import { loadIndex, symbolArg, cacheDirOf, type CommonOptions, type Io } from './context.js';
@@ -44,11 +44,11 @@ export async function fetchCommand(o: CommonOptions, io: Io): Promise<number> {
   return 0;
 }
 
-export async function callgraphCommand(o: CommonOptions & { format?: string; refs?: boolean }, io: Io): Promise<number> {
+export async function callgraphCommand(o: CommonOptions & { format?: string; refs?: boolean; allCandidates?: boolean }, io: Io): Promise<number> {
   const { result } = await loadIndex(o, io);
   const format = o.format ?? 'tsv';
-  if (format === 'tsv') io.out(edgesToTsv(result.graph, o.refs));
-  else if (format === 'json') io.out(JSON.stringify(result.graph.edges.filter((e) => o.refs || e.mode !== 'ref')) + '\n');
+  if (format === 'tsv') io.out(edgesToTsv(result.graph, o.refs, o.allCandidates));
+  else if (format === 'json') io.out(JSON.stringify(result.graph.edges.filter((e) => (o.refs || e.mode !== 'ref') && (o.allCandidates || !isRuledOut(e)))) + '\n');
   else throw new UserError(`--format must be tsv or json, not '${format}'`);
   return 0;
 }

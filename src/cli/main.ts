@@ -33,6 +33,7 @@ export async function main(argv: string[], io: Io = defaultIo()): Promise<number
   common(program.command('callgraph').description('print every call edge'))
     .addOption(new Option('--format <fmt>', 'tsv (CALLER CALLEE KIND FILE:LINE) or json').choices(['tsv', 'json']).default('tsv'))
     .option('--refs', 'also print reference edges (method values and closures taken, not called)')
+    .option('--all-candidates', 'also print interface candidates that flow or rapid type analysis rules out')
     .action(async (_o, c: Command) => { code = await cmd.callgraphCommand(opts(c), io); });
   common(program.command('show <symbol>').description('a symbol: kind, signature, place, doc'))
     .action(async (s: string, _o, c: Command) => { code = await cmd.showCommand(s, opts(c), io); });

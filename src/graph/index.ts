@@ -1,2 +1,2 @@
 export { SymbolTable, normalizeId, distance, type Lookup } from './lookup.js';
-export { GraphView, edgesToTsv, type CallTree } from './queries.js';
+export { GraphView, edgesToTsv, isRuledOut, type CallTree } from './queries.js';

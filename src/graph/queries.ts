@@ -103,11 +103,17 @@ function push<K, V>(map: Map<K, V[]>, key: K, v: V): void {
   else map.set(key, [v]);
 }
 
+/** Interface candidates that flow or rapid type analysis ruled out (stored, hidden by default). */
+export function isRuledOut(e: Edge): boolean {
+  return e.how === 'iface-ruled-out-by-flow' || e.how === 'iface-never-created';
+}
+
 /** The TSV the evaluation scores: CALLER, CALLEE, static|dynamic, FILE:LINE. References are left out unless asked. */
-export function edgesToTsv(graph: Graph, withRefs = false): string {
+export function edgesToTsv(graph: Graph, withRefs = false, allCandidates = false): string {
   const lines: string[] = [];
   for (const e of graph.edges) {
     if (e.mode === 'ref' && !withRefs) continue;
+    if (!allCandidates && isRuledOut(e)) continue;
     const kind = e.kind === 'static' || e.kind === 'closure' ? 'static' : 'dynamic';
     lines.push(`${e.caller}\t${e.callee}\t${kind}\t${e.file}:${e.line}`);
   }

@@ -10,6 +10,13 @@ import type { Edge, EdgeKind, UnresolvedSite } from '../model/index.js';
 import type { FuncInfo, Program, TypeInfo } from './program.js';
 import { BUILTIN_FUNCS, Types, type RType, type Scope, type Member } from './types.js';
 import { Implementations } from './impls.js';
+import { FlowTypes } from './flow-types.js';
+import { instantiatedTypes } from './instantiated.js';
+
+/** Interface candidates that flow analysis or rapid type analysis rules out: stored, not shown by default. */
+export const RULED_OUT_BY_FLOW = 'iface-ruled-out-by-flow';
+export const RULED_OUT_BY_RTA = 'iface-never-created';
+export const RULED_OUT = new Set([RULED_OUT_BY_FLOW, RULED_OUT_BY_RTA]);
 
 export interface Target {
   callee: string;
@@ -25,9 +32,12 @@ export class CallResolver {
   readonly impls: Implementations;
   private fieldFlows?: Map<string, { e: Expr; scope: Scope }[]>;
 
+  readonly flowTypes: FlowTypes;
+
   constructor(readonly program: Program) {
     this.types = new Types(program);
     this.impls = new Implementations(program, this.types);
+    this.flowTypes = new FlowTypes(this);
   }
 
   scopeOf(fn: FuncInfo, pos: number): Scope {
@@ -169,23 +179,52 @@ export class CallResolver {
     const how = f.x.k === 'sel' ? 'field-chain' : 'receiver-method';
     if (m.kind === 'method') return { targets: [{ callee: m.fn.id, kind: 'static', how: m.depth > 0 ? 'promoted-method' : how, confidence: 1 }] };
     if (m.kind === 'imethod') {
-      const targets = this.dispatch(m.iface, f.n);
-      return targets.length ? { targets } : { unresolved: 'interface-without-implementation', callee: text };
+      const all = this.dispatch(m.iface, f.n);
+      if (all.length === 0) return { unresolved: 'interface-without-implementation', callee: text };
+      // Narrow to the concrete types that can flow into the receiver, when every source is known.
+      const flowing = this.flowTypes.of(f.x, scope);
+      if (flowing) {
+        const impls = this.impls.of(m.iface);
+        const keep = new Set<string>();
+        for (const impl of impls) if (flowing.has(impl.type)) { const fn = impl.methods.get(f.n); if (fn) keep.add(fn.id); }
+        const narrowed = all.filter((t) => keep.has(t.callee) && !RULED_OUT.has(t.how));
+        if (narrowed.length > 0) {
+          const conf = narrowed.length === 1 ? 1 : Math.round((0.95 / narrowed.length) * 100) / 100;
+          // The other candidates are kept, marked ruled out, so views can still show them on demand.
+          const rest = all.filter((t) => !keep.has(t.callee)).map((t) => ({ ...t, how: RULED_OUT_BY_FLOW, confidence: 0.02 }));
+          return { targets: [...narrowed.map((t) => ({ ...t, how: 'iface-flow', confidence: conf })), ...rest] };
+        }
+      }
+      // `err.Error()` on an error of unknown origin would list every error type in scope: most errors
+      // come from the standard library or third parties, so such a list is noise, not a call graph.
+      return { targets: all };
     }
     const targets = this.funcValueTargets(f, scope, 0, false);
     return targets.length ? { targets: targets.map((t) => ({ ...t, kind: 'func-value', how: `field-${t.how}` })) } : { unresolved: 'func-field-untraced', callee: text };
   }
 
   /** Interface dispatch: every implementation's method, real ones before fakes. */
+  private created?: Set<TypeInfo>;
+
   dispatch(iface: RType, method: string): Target[] {
-    const impls = this.impls.of(iface);
+    this.created ??= instantiatedTypes(this.program, this.types);
+    const created = this.created;
+    const cha = this.impls.of(iface);
+    // Candidates that the code never creates cannot be behind the interface (rapid type analysis).
+    const live = cha.filter((i) => created.has(i.type));
+    const impls = live.length > 0 ? live : cha;
+    const dead = live.length > 0 ? cha.filter((i) => !created.has(i.type)) : [];
     const real = impls.filter((i) => !i.fake).length;
     const out: Target[] = [];
     for (const impl of impls) {
       const fn = impl.methods.get(method);
       if (!fn) continue;
       const share = impl.fake ? 0.1 : real === 1 ? 0.9 : Math.max(0.2, 0.8 / Math.max(real, 1));
-      out.push({ callee: fn.id, kind: 'interface', how: 'iface-cha', confidence: Math.round(share * 100) / 100 });
+      out.push({ callee: fn.id, kind: 'interface', how: live.length > 0 ? 'iface-rta' : 'iface-cha', confidence: Math.round(share * 100) / 100 });
+    }
+    for (const impl of dead) {
+      const fn = impl.methods.get(method);
+      if (fn) out.push({ callee: fn.id, kind: 'interface', how: RULED_OUT_BY_RTA, confidence: 0.01 });
     }
     const seen = new Set<string>();
     return out.filter((t) => !seen.has(t.callee) && seen.add(t.callee));
@@ -288,7 +327,7 @@ export class CallResolver {
     }
   }
 
-  private calleesOf(e: Extract<Expr, { k: 'call' }>, scope: Scope): FuncInfo[] {
+  calleesOf(e: Extract<Expr, { k: 'call' }>, scope: Scope): FuncInfo[] {
     const fake: CallFact = { f: e.f, a: e.a, l: e.l, col: 0, mode: 'call', pos: scope.pos };
     const out = scope.fn ? this.resolveCall(scope.fn, fake) : { unresolved: 'x', callee: '' };
     if (!('targets' in out)) return [];
@@ -302,8 +341,12 @@ export class CallResolver {
   private callSites?: Map<string, { fn: FuncInfo; call: CallFact }[]>;
   private buildingCallSites = false;
 
+  get buildingSites(): boolean {
+    return this.buildingCallSites;
+  }
+
   /** Call sites of each function, found with exact (non-flow) resolution; built once on first need. */
-  private callSitesOf(id: string): { fn: FuncInfo; call: CallFact }[] {
+  callSitesOf(id: string): { fn: FuncInfo; call: CallFact }[] {
     if (!this.callSites) {
       if (this.buildingCallSites) return [];
       this.buildingCallSites = true;
@@ -341,17 +384,31 @@ export class CallResolver {
   }
 
   /** Values stored in a struct field: keyed composite literals and assignments anywhere in scope. */
+  private fieldCache = new Map<string, Target[]>();
+  private fieldBusy = new Set<string>();
+
   private fieldTargets(owner: RType, field: string, depth: number, elements = false): Target[] {
     let base = this.types.unalias(owner);
     if (base.k === 'ptr') base = base.e;
     if (base.k !== 'named') return [];
+    const key = `${base.t.id}#${field}#${elements}`;
+    const cached = this.fieldCache.get(key);
+    if (cached) return cached;
+    if (this.fieldBusy.has(key)) return [];
+    // A field's flows do not depend on where it is read: compute once (cycles see an empty answer).
+    this.fieldBusy.add(key);
     const flows = this.flows().get(`${base.t.id}#${field}`) ?? [];
     const out: Target[] = [];
-    for (const { e, scope } of flows) out.push(...this.funcValueTargets(e, scope, depth + 1, false, elements));
-    return dedupe(out);
+    // Depth restarts here: the placeholder above already breaks cycles through this field.
+    for (const { e, scope } of flows) out.push(...this.funcValueTargets(e, scope, 0, false, elements));
+    const result = dedupe(out);
+    this.fieldBusy.delete(key);
+    // Answers computed while the call-site table is being built lack parameter flows: not cached.
+    if (!this.buildingCallSites) this.fieldCache.set(key, result);
+    return result;
   }
 
-  private flows(): Map<string, { e: Expr; scope: Scope }[]> {
+  flows(): Map<string, { e: Expr; scope: Scope }[]> {
     if (this.fieldFlows) return this.fieldFlows;
     const map = new Map<string, { e: Expr; scope: Scope }[]>();
     this.fieldFlows = map;

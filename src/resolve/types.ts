@@ -240,13 +240,29 @@ export class Types {
   }
 
   /** The innermost binding of `name` visible at the scope's position, searching enclosing functions. */
+  private bindIndex = new WeakMap<object, Map<string, Bind[]>>();
+
+  private bindsNamed(fn: FuncInfo, name: string): Bind[] | undefined {
+    let index = this.bindIndex.get(fn.facts);
+    if (!index) {
+      index = new Map();
+      for (const b of fn.facts.binds) {
+        const list = index.get(b.n);
+        if (list) list.push(b);
+        else index.set(b.n, [b]);
+      }
+      this.bindIndex.set(fn.facts, index);
+    }
+    return index.get(name);
+  }
+
   findBind(name: string, scope: Scope): { bind: Bind; fn: FuncInfo } | undefined {
     let fn = scope.fn;
     let pos = scope.pos;
     while (fn) {
       let best: Bind | undefined;
-      for (const b of fn.facts.binds) {
-        if (b.n === name && b.pos <= pos && pos <= b.end && (!best || b.pos >= best.pos)) best = b;
+      for (const b of this.bindsNamed(fn, name) ?? []) {
+        if (b.pos <= pos && pos <= b.end && (!best || b.pos >= best.pos)) best = b;
       }
       if (best) return { bind: best, fn };
       pos = fn.facts.start;

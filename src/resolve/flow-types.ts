@@ -1,0 +1,160 @@
+/**
+ * Which concrete types can flow into an interface-typed expression: what variable type analysis does,
+ * done over our plain facts. Sources followed: composite literals and `&T{}`, constructor results
+ * (the callee's return statements), locals and their assignments, struct fields (keyed literals and
+ * assignments anywhere in scope), parameters (the arguments at every call site), package vars.
+ * Exact when every source is found; the answer is `undefined` (unknown) as soon as one source cannot
+ * be told, and the caller then keeps class-hierarchy dispatch. Approximate: one round of parameter
+ * flows, no flows through channels, maps of interfaces or reflection.
+ */
+import type { Expr } from '../parse/index.js';
+import type { FuncInfo, TypeInfo } from './program.js';
+import type { CallResolver } from './calls.js';
+import type { Scope } from './types.js';
+
+type Types = Set<TypeInfo> | undefined;
+
+const MAX_DEPTH = 7;
+
+export class FlowTypes {
+  private fieldCache = new Map<string, Types>();
+  private paramCache = new Map<string, Types>();
+  private busy = new Set<string>();
+
+  constructor(private r: CallResolver) {}
+
+  /** Nesting across re-entrant calls (a flow query resolves calls, which may ask flow queries). */
+  private level = 0;
+
+  of(e: Expr, scope: Scope, depth = 0): Types {
+    if (depth > MAX_DEPTH || this.level > 3) return undefined;
+    this.level++;
+    try {
+      return this.ofInner(e, scope, depth);
+    } finally {
+      this.level--;
+    }
+  }
+
+  private ofInner(e: Expr, scope: Scope, depth: number): Types {
+    const T = this.r.types;
+    const t = T.unalias(T.typeOf(e, scope));
+    const base = t.k === 'ptr' ? T.unalias(t.e) : t;
+    // A value whose static type is already concrete is its own answer.
+    if (base.k === 'named' && !T.isInterface(base)) return new Set([base.t]);
+    switch (e.k) {
+      case 'comp':
+      case 'un':
+      case 'conv':
+        return e.k === 'comp' ? undefined : this.of(e.x, scope, depth + 1);
+      case 'assert':
+        return this.of(e.x, scope, depth + 1);
+      case 'lit':
+        return e.t === 'nil' ? new Set() : undefined;
+      case 'id':
+        return this.ident(e.n, scope, depth);
+      case 'sel':
+        return this.selector(e, scope, depth);
+      case 'call':
+        return this.callResult(e, scope, depth, 0);
+      default:
+        return undefined;
+    }
+  }
+
+  private ident(name: string, scope: Scope, depth: number): Types {
+    const T = this.r.types;
+    const local = T.findBind(name, scope);
+    if (!local) {
+      const v = scope.file.pkg.values.get(name);
+      if (v?.facts.v && v.facts.vi === undefined) return this.of(v.facts.v, { file: v.file, fn: v.pkg.funcs.get('init'), pos: 0 }, depth + 1);
+      return undefined;
+    }
+    const b = local.bind;
+    const fn = local.fn;
+    if (b.from === 'param') return this.param(fn, name, depth);
+    if (b.from === 'recv' || b.from === 'range' || b.from === 'typeswitch' || b.from === 'select' || b.from === 'result') return undefined;
+    const parts: Types[] = [];
+    if (b.v) parts.push(b.vi === undefined ? this.of(b.v, { ...scope, fn, pos: b.pos }, depth + 1) : b.v.k === 'call' ? this.callResult(b.v, { ...scope, fn, pos: b.pos }, depth + 1, b.vi) : undefined);
+    else parts.push(new Set());
+    for (const a of fn.facts.assigns) {
+      if (a.lhs.k === 'id' && a.lhs.n === name && a.pos >= b.pos && a.pos <= b.end) {
+        parts.push(a.vi === undefined ? this.of(a.rhs, { ...scope, fn, pos: a.pos }, depth + 1) : undefined);
+      }
+    }
+    return union(parts);
+  }
+
+  private selector(e: Extract<Expr, { k: 'sel' }>, scope: Scope, depth: number): Types {
+    const T = this.r.types;
+    const x = T.typeOf(e.x, scope);
+    if (x.k === 'pkg') {
+      const v = this.r.program.packages.get(x.path)?.values.get(e.n);
+      if (v?.facts.v && v.facts.vi === undefined) return this.of(v.facts.v, { file: v.file, fn: v.pkg.funcs.get('init'), pos: 0 }, depth + 1);
+      return undefined;
+    }
+    const m = T.member(x, e.n);
+    if (m?.kind !== 'field') return undefined;
+    let owner = T.unalias(m.owner);
+    if (owner.k === 'ptr') owner = T.unalias(owner.e);
+    if (owner.k !== 'named') return undefined;
+    const key = `${owner.t.id}#${e.n}`;
+    if (this.fieldCache.has(key)) return this.fieldCache.get(key);
+    if (this.busy.has(key)) return new Set();
+    this.busy.add(key);
+    const flows = this.r.flows().get(key) ?? [];
+    const result = flows.length === 0 ? undefined : union(flows.map((f) => this.of(f.e, f.scope, depth + 1)));
+    this.busy.delete(key);
+    if (!this.r.buildingSites) this.fieldCache.set(key, result);
+    return result;
+  }
+
+  private param(fn: FuncInfo, name: string, depth: number): Types {
+    const index = fn.facts.params.findIndex((p) => p.name === name);
+    if (index < 0 || fn.facts.params[index].variadic) return undefined;
+    const key = `${fn.id}#${index}`;
+    if (this.paramCache.has(key)) return this.paramCache.get(key);
+    if (this.busy.has(key)) return new Set();
+    this.busy.add(key);
+    const sites = this.r.callSitesOf(fn.id);
+    // Exported functions can be called from code we do not see; closures and methods may be called through values.
+    const open = sites.length === 0 || fn.facts.kind === 'closure';
+    const result = open ? undefined : union(sites.map(({ fn: caller, call }) => {
+      const arg = call.a[index];
+      return arg ? this.of(arg, this.r.scopeOf(caller, call.pos), depth + 1) : undefined;
+    }));
+    this.busy.delete(key);
+    if (!this.r.buildingSites) this.paramCache.set(key, result);
+    return result;
+  }
+
+  private callResult(e: Extract<Expr, { k: 'call' }>, scope: Scope, depth: number, vi: number): Types {
+    if (!scope.fn) return undefined;
+    const out = this.r.resolveCall(scope.fn, { f: e.f, a: e.a, l: e.l, col: 0, mode: 'call', pos: scope.pos });
+    if (!('targets' in out)) {
+      // errors.New, fmt.Errorf and other calls into packages outside the scope cannot produce our types.
+      return out.unresolved === 'external-type' ? new Set() : undefined;
+    }
+    const callees = out.targets.map((t) => this.r.program.funcs.get(t.callee)).filter((f): f is FuncInfo => !!f);
+    if (callees.length === 0) return out.targets.every((t) => t.how.startsWith('external')) ? new Set() : undefined;
+    const parts: Types[] = [];
+    for (const callee of callees) {
+      if (callee.facts.returns.length === 0) return undefined;
+      for (const ret of callee.facts.returns) {
+        if (ret.vals.length === 0) return undefined; // naked return of named results
+        const v = ret.vals.length === 1 && vi > 0 ? undefined : ret.vals[vi];
+        parts.push(v ? this.of(v, { fn: callee, file: callee.file, pos: ret.pos }, depth + 1) : undefined);
+      }
+    }
+    return union(parts);
+  }
+}
+
+function union(parts: Types[]): Types {
+  const out = new Set<TypeInfo>();
+  for (const p of parts) {
+    if (!p) return undefined;
+    for (const t of p) out.add(t);
+  }
+  return out;
+}
