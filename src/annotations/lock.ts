@@ -9,6 +9,7 @@ import type { Diagnostic, Graph, SymbolRecord } from '../model/index.js';
 import { SymbolTable } from '../graph/lookup.js';
 import { fingerprint, lineHashes, tokens } from '../parse/fingerprint.js';
 import { resolveAnchors } from './resolve.js';
+import { nameOf } from './ids.js';
 import { LOCK_FORMAT, type AnnotationLock, type LockAnchor, type LockedSymbol, type ReadSource, type Topic } from './types.js';
 
 export const LOCK_FIX = 'regenerate it with `kubelet-atlas annotations lock --source DIR` (DIR: a Kubernetes checkout of the pinned release)';
@@ -26,10 +27,10 @@ export interface LockOptions {
 export function lockAnnotations(topics: readonly Topic[], graph: Graph, readSource: ReadSource, opts: LockOptions = {}): LockResult {
   const table = new SymbolTable(graph.symbols);
   const { anchors, diagnostics } = resolveAnchors(topics, table);
-  const queries: Record<string, string> = {};
+  const queries = new Map<string, string>();
   const uses = new Map<string, LockAnchor[]>();
   for (const a of anchors) {
-    queries[a.symbol] = a.id;
+    queries.set(a.symbol, a.id);
     uses.set(a.id, [...(uses.get(a.id) ?? []), { at: `${a.file}:${a.line}`, as: a.symbol }]);
   }
   const anchored: Record<string, LockedSymbol> = {};
@@ -53,7 +54,7 @@ export function lockAnnotations(topics: readonly Topic[], graph: Graph, readSour
     goarch: graph.context.goarch,
     tags: [...graph.context.tags].sort(),
     symbols: [...new Set(opts.previous?.symbols ?? [])].sort(),
-    queries: sortKeys(queries),
+    queries: Object.fromEntries([...queries].sort((x, y) => (x[0] < y[0] ? -1 : 1))),
     anchored,
   };
   return { lock, diagnostics };
@@ -85,11 +86,6 @@ export function shapeOf(text: string, name: string): string {
   return createHash('sha1').update(ts.join(' ')).digest('hex').slice(0, 16);
 }
 
-export function nameOf(id: string): string {
-  const m = /([^./()*]+)$/.exec(id);
-  return m ? m[1] : id;
-}
-
 /** The release the topics were written against: the most common `version`, ties broken by sort. */
 function pinnedVersion(topics: readonly Topic[]): string {
   const count = new Map<string, number>();
@@ -114,12 +110,6 @@ export function compareAt(a: string, b: string): number {
 export function splitAt(at: string): [string, number] {
   const i = at.lastIndexOf(':');
   return i < 0 ? [at, 0] : [at.slice(0, i), Number(at.slice(i + 1)) || 0];
-}
-
-function sortKeys<V>(o: Record<string, V>): Record<string, V> {
-  const out: Record<string, V> = {};
-  for (const k of Object.keys(o).sort()) out[k] = o[k];
-  return out;
 }
 
 /**

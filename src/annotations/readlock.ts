@@ -27,9 +27,9 @@ export function parseLock(text: string, file: string): { lock?: AnnotationLock; 
   let raw: unknown;
   try {
     raw = JSON.parse(text);
-  } catch (err) {
-    const msg = (err as Error).message;
-    return bad(jsonErrorLine(text, msg), `it is not valid JSON (${msg})`);
+  } catch {
+    const e = jsonError(text);
+    return bad(e.line, `it is not valid JSON (${e.what} at line ${e.line}, column ${e.column})`);
   }
   if (!isObject(raw)) return bad(1, 'the top level must be an object');
   const at = (key: string) => lineOfKey(text, key);
@@ -44,7 +44,7 @@ export function parseLock(text: string, file: string): { lock?: AnnotationLock; 
   }
   for (const [q, id] of Object.entries(raw.queries)) {
     if (typeof id !== 'string') return bad(at(q), `query '${q}' must map to a symbol ID string`);
-    if (!(id in raw.anchored)) return bad(at(q), `query '${q}' maps to '${id}', which has no entry under 'anchored'`);
+    if (!Object.hasOwn(raw.anchored, id)) return bad(at(q), `query '${q}' maps to '${id}', which has no entry under 'anchored'`);
   }
   return { lock: raw as unknown as AnnotationLock, diagnostics: [] };
 }
@@ -68,13 +68,92 @@ function isStrings(x: unknown): x is string[] {
   return Array.isArray(x) && x.every((s) => typeof s === 'string');
 }
 
-/** Node reports either "(line L column C)" or "at position P". */
-function jsonErrorLine(text: string, msg: string): number {
-  const l = /line (\d+)/.exec(msg);
-  if (l) return Number(l[1]);
-  const p = /position (\d+)/.exec(msg);
-  if (p) return text.slice(0, Number(p[1])).split('\n').length;
-  return text.length ? text.split('\n').length : 1;
+/**
+ * Where JSON text first goes wrong. JSON.parse's messages differ between Node versions and do not
+ * always carry a position, so a small scanner finds it.
+ */
+export function jsonError(text: string): { line: number; column: number; what: string } {
+  let i = 0;
+  const fail = (what: string): never => {
+    throw Object.assign(new Error(what), { at: i });
+  };
+  const ws = () => {
+    while (i < text.length && ' \t\n\r'.includes(text[i])) i++;
+  };
+  const lit = (word: string) => {
+    if (text.startsWith(word, i)) i += word.length;
+    else fail(`unexpected ${show(text[i])}`);
+  };
+  const str = () => {
+    i++;
+    while (i < text.length && text[i] !== '"') {
+      if (text[i] === '\\') {
+        i++;
+        if (text[i] === 'u') {
+          if (!/^[0-9a-fA-F]{4}$/.test(text.slice(i + 1, i + 5))) fail('bad \\u escape');
+          i += 4;
+        } else if (!'"\\/bfnrt'.includes(text[i] ?? '')) fail('bad escape');
+      } else if (text.charCodeAt(i) < 0x20) fail('control character in a string');
+      i++;
+    }
+    if (i >= text.length) fail('unterminated string');
+    i++;
+  };
+  const value = (): void => {
+    ws();
+    const c = text[i];
+    if (c === '{') {
+      i++;
+      ws();
+      if (text[i] === '}') return void i++;
+      for (;;) {
+        ws();
+        if (text[i] !== '"') fail(`expected a key, found ${show(text[i])}`);
+        str();
+        ws();
+        if (text[i] !== ':') fail(`expected ':', found ${show(text[i])}`);
+        i++;
+        value();
+        ws();
+        if (text[i] === ',') i++;
+        else if (text[i] === '}') return void i++;
+        else fail(`expected ',' or '}', found ${show(text[i])}`);
+      }
+    }
+    if (c === '[') {
+      i++;
+      ws();
+      if (text[i] === ']') return void i++;
+      for (;;) {
+        value();
+        ws();
+        if (text[i] === ',') i++;
+        else if (text[i] === ']') return void i++;
+        else fail(`expected ',' or ']', found ${show(text[i])}`);
+      }
+    }
+    if (c === '"') return str();
+    if (c === 't') return lit('true');
+    if (c === 'f') return lit('false');
+    if (c === 'n') return lit('null');
+    const m = /^-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?/.exec(text.slice(i, i + 64));
+    if (m && m[0].length) return void (i += m[0].length);
+    fail(`unexpected ${show(c)}`);
+  };
+  let what = 'cannot parse';
+  try {
+    value();
+    ws();
+    if (i < text.length) fail(`unexpected ${show(text[i])} after the end`);
+  } catch (err) {
+    what = (err as Error).message;
+  }
+  const before = text.slice(0, Math.min(i, text.length)).split('\n');
+  return { line: before.length, column: before[before.length - 1].length + 1, what };
+}
+
+function show(c: string | undefined): string {
+  return c === undefined ? 'end of file' : JSON.stringify(c);
 }
 
 /** Line of the first `"key":` in the lock text (1 when absent). */

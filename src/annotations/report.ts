@@ -31,13 +31,19 @@ export function formatReport(r: CheckReport, ctx: ReportContext): string {
   const byFile = new Map<string, string[]>();
   const add = (file: string, line: string) => byFile.set(file, [...(byFile.get(file) ?? []), line]);
   const order: SymbolClass[] = ['orphaned', 'renamed', 'changed', 'moved'];
+  const shown = new Set<string>();
   for (const st of r.symbols.filter((x) => x.class !== 'fresh').sort((a, b) => order.indexOf(a.class) - order.indexOf(b.class) || a.id.localeCompare(b.id))) {
     for (const a of st.anchors) {
       const [file, line] = splitAt(a.at);
       add(file, `${String(line).padStart(5)}  \`@${a.as}\`  ${st.message}`);
+      shown.add(a.at);
     }
   }
-  for (const d of r.diagnostics) add(d.file ?? '(no file)', diagLine(d));
+  // An anchor whose symbol is gone was just listed as renamed or orphaned, with suggestions; once is enough.
+  for (const d of r.diagnostics) {
+    if (d.code === 'anchor-unknown' && shown.has(`${d.file}:${d.line}`)) continue;
+    add(d.file ?? '(no file)', diagLine(d));
+  }
   const topicFiles = ctx.topics.map((t) => t.file);
   const files = [...topicFiles.filter((f) => byFile.has(f)), ...[...byFile.keys()].filter((f) => !topicFiles.includes(f)).sort()];
   for (const f of files) {

@@ -1,6 +1,7 @@
 /** Anchors as written → full symbol IDs, through the call-graph index's lookup (short forms allowed). */
 import type { Diagnostic } from '../model/index.js';
-import type { Lookup, SymbolTable } from '../graph/lookup.js';
+import { normalizeId, type Lookup, type SymbolTable } from '../graph/lookup.js';
+import { nameOf, pkgPath } from './ids.js';
 import type { Anchor, ResolveResult, ResolvedAnchor, Topic } from './types.js';
 
 export function resolveAnchors(topics: readonly Topic[], table: SymbolTable): ResolveResult {
@@ -11,11 +12,24 @@ export function resolveAnchors(topics: readonly Topic[], table: SymbolTable): Re
     for (const a of t.anchors) {
       let r = memo.get(a.symbol);
       if (!r) memo.set(a.symbol, (r = lookupAnchor(table, a.symbol)));
-      if (r.ok) anchors.push({ ...a, id: r.symbol.id });
-      else diagnostics.push(lookupDiagnostic(a, r));
+      if (!r.ok) {
+        diagnostics.push(lookupDiagnostic(a, r));
+        continue;
+      }
+      anchors.push({ ...a, id: r.symbol.id });
+      const receiver = receiverMismatch(a.symbol, r.symbol.id);
+      if (receiver) diagnostics.push({ severity: 'warning', code: 'anchor-receiver', file: a.file, line: a.line, message: `anchor \`@${a.symbol}\` resolves to ${r.symbol.id}, whose receiver is written differently; write \`@${receiver}\`` });
     }
   }
   return { anchors, diagnostics };
+}
+
+/** The lookup forgives `(*T).M` for `T.M`; anchors should say which one the code has. */
+function receiverMismatch(written: string, id: string): string | undefined {
+  if (id.endsWith(written) || !normalizeId(id).endsWith(normalizeId(written))) return undefined;
+  // Same number of path elements as written, taken from the real ID.
+  const parts = normalizeId(written).split('/').length;
+  return id.split('/').slice(-parts).join('/');
 }
 
 /**
@@ -31,7 +45,25 @@ export function lookupAnchor(table: SymbolTable, query: string): Lookup {
   const ids = [...new Set(hits.map((h) => h.symbol.id))];
   if (ids.length === 1) return hits[0];
   if (ids.length > 1) return { ok: false, reason: 'ambiguous', query, candidates: ids.sort() };
-  return r;
+  return { ...r, candidates: suggest(table, query) };
+}
+
+/**
+ * Nearest names, those in the package the query names first (the table ranks by name only, so a
+ * `Run` in an unrelated package would otherwise come before the one next door).
+ */
+export function suggest(table: SymbolTable, query: string, n = 5): string[] {
+  const q = normalizeId(query);
+  const name = nameOf(q);
+  const pkg = pkgPath(q);
+  const owner = q.slice(0, q.length - name.length - 1);
+  const rank = (id: string) => {
+    const nid = normalizeId(id);
+    if (owner && nid.endsWith(`${owner}.${nameOf(nid)}`)) return 0;
+    const p = pkgPath(nid);
+    return p === pkg || p.endsWith(`/${pkg}`) ? 1 : 2;
+  };
+  return table.nearest(name, 100).map((id, i) => ({ id, i, r: rank(id) })).sort((a, b) => a.r - b.r || a.i - b.i).slice(0, n).map((x) => x.id);
 }
 
 const named = new WeakMap<SymbolTable, Map<string, string[]>>();

@@ -19,5 +19,5 @@ export function treeReader(root: string): ReadSource {
 
 /** A lock exposes which IDs it knows: anchored symbols and the extra `symbols` list. */
 export function lockKnows(lock: { anchored: Record<string, unknown>; symbols: string[] }, id: string): boolean {
-  return id in lock.anchored || lock.symbols.includes(id);
+  return Object.hasOwn(lock.anchored, id) || lock.symbols.includes(id);
 }

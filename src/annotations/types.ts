@@ -149,7 +149,9 @@ export interface LineDiff {
   ranges: [number, number][];
   /** The same ranges as file lines. */
   fileRanges: [number, number][];
-  removedOnly: number;
+  /** Lines only in the new body / only in the locked one. */
+  added: number;
+  removed: number;
 }
 
 export interface SymbolStatus {
