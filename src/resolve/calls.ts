@@ -188,6 +188,10 @@ export class CallResolver {
         const keep = new Set<string>();
         for (const impl of impls) if (flowing.has(impl.type)) { const fn = impl.methods.get(f.n); if (fn) keep.add(fn.id); }
         const narrowed = all.filter((t) => keep.has(t.callee) && !RULED_OUT.has(t.how));
+        if (narrowed.length === 0 && flowing.size === 0) {
+          // Only values of types outside the scope (or nil) reach here: no candidate in scope runs.
+          return { targets: all.map((t) => ({ ...t, how: RULED_OUT_BY_FLOW, confidence: 0.02 })) };
+        }
         if (narrowed.length > 0) {
           const conf = narrowed.length === 1 ? 1 : Math.round((0.95 / narrowed.length) * 100) / 100;
           // The other candidates are kept, marked ruled out, so views can still show them on demand.

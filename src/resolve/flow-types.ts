@@ -27,7 +27,7 @@ export class FlowTypes {
   private level = 0;
 
   of(e: Expr, scope: Scope, depth = 0): Types {
-    if (depth > MAX_DEPTH || this.level > 3) return undefined;
+    if (depth > MAX_DEPTH || this.level > 12) return undefined;
     this.level++;
     try {
       return this.ofInner(e, scope, depth);
@@ -133,20 +133,43 @@ export class FlowTypes {
     const out = this.r.resolveCall(scope.fn, { f: e.f, a: e.a, l: e.l, col: 0, mode: 'call', pos: scope.pos });
     if (!('targets' in out)) {
       // errors.New, fmt.Errorf and other calls into packages outside the scope cannot produce our types.
-      return out.unresolved === 'external-type' ? new Set() : undefined;
+      // Methods of outside types (a gRPC client, an HTTP response) may hand back values that came from
+      // our code through interfaces: unknown, not empty.
+      return undefined;
     }
     const callees = out.targets.map((t) => this.r.program.funcs.get(t.callee)).filter((f): f is FuncInfo => !!f);
     if (callees.length === 0) return out.targets.every((t) => t.how.startsWith('external')) ? new Set() : undefined;
+    return union(callees.map((callee) => this.result(callee, vi)));
+  }
+
+  private resultCache = new Map<string, Types>();
+
+  /** What a function returns in result position `vi`: a per-function summary, computed once. */
+  private result(callee: FuncInfo, vi: number): Types {
+    const key = `${callee.id}#r${vi}`;
+    if (this.resultCache.has(key)) return this.resultCache.get(key);
+    if (this.busy.has(key)) return new Set();
+    if (callee.facts.returns.length === 0) return undefined;
+    this.busy.add(key);
     const parts: Types[] = [];
-    for (const callee of callees) {
-      if (callee.facts.returns.length === 0) return undefined;
-      for (const ret of callee.facts.returns) {
-        if (ret.vals.length === 0) return undefined; // naked return of named results
-        const v = ret.vals.length === 1 && vi > 0 ? undefined : ret.vals[vi];
-        parts.push(v ? this.of(v, { fn: callee, file: callee.file, pos: ret.pos }, depth + 1) : undefined);
+    for (const ret of callee.facts.returns) {
+      if (ret.vals.length === 0) {
+        parts.push(undefined); // naked return of named results
+        break;
       }
+      const v = ret.vals.length === 1 && vi > 0 ? undefined : ret.vals[vi];
+      // A single call returning several values (return f()) passes f's results through.
+      if (ret.vals.length === 1 && vi > 0 && ret.vals[0].k === 'call') {
+        parts.push(this.callResult(ret.vals[0], { fn: callee, file: callee.file, pos: ret.pos }, 0, vi));
+        continue;
+      }
+      parts.push(v ? this.of(v, { fn: callee, file: callee.file, pos: ret.pos }, 0) : undefined);
+      if (parts[parts.length - 1] === undefined) break;
     }
-    return union(parts);
+    const result = union(parts);
+    this.busy.delete(key);
+    if (!this.r.buildingSites) this.resultCache.set(key, result);
+    return result;
   }
 }
 
