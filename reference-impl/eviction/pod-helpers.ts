@@ -66,44 +66,8 @@ export function isCriticalPod(pod: Pod): boolean {
   return pod.spec.priority !== undefined && pod.spec.priority >= SystemCriticalPriority;
 }
 
-/**
- * BestEffort: no CPU or memory request or limit anywhere. Guaranteed: every container limits both,
- * and summed requests equal summed limits. Otherwise Burstable.
- * @go k8s.io/kubernetes/pkg/apis/core/v1/helper/qos.GetPodQOS
- */
-export function getPodQOS(pod: Pod): PodQOSClass {
-  const requests = new Map<string, number>();
-  const limits = new Map<string, number>();
-  let isGuaranteed = true;
-  const all = [...pod.spec.containers, ...(pod.spec.initContainers ?? [])];
-  all.forEach((c, i) => {
-    for (const [name, q] of Object.entries(c.resources?.requests ?? {})) {
-      if (name !== 'cpu' && name !== 'memory') continue;
-      const v = parseQuantity(q, `spec.containers[${i}].resources.requests[${name}]`);
-      if (v > 0) requests.set(name, (requests.get(name) ?? 0) + v);
-    }
-    const limitsFound = new Set<string>();
-    for (const [name, q] of Object.entries(c.resources?.limits ?? {})) {
-      if (name !== 'cpu' && name !== 'memory') continue;
-      const v = parseQuantity(q, `spec.containers[${i}].resources.limits[${name}]`);
-      if (v > 0) {
-        limitsFound.add(name);
-        limits.set(name, (limits.get(name) ?? 0) + v);
-      }
-    }
-    if (!limitsFound.has('memory') || !limitsFound.has('cpu')) isGuaranteed = false;
-  });
-  if (requests.size === 0 && limits.size === 0) return 'BestEffort';
-  if (isGuaranteed) {
-    for (const [name, req] of requests) {
-      if (limits.get(name) !== req) {
-        isGuaranteed = false;
-        break;
-      }
-    }
-  }
-  return isGuaranteed && requests.size === limits.size ? 'Guaranteed' : 'Burstable';
-}
+/** The pod QoS class: the container manager port's, shared. */
+export { getPodQOS } from '../container-manager/qos.js';
 
 /**
  * An empty effect or key matches any; operator Exists ignores the value, Equal (the default) needs it.
