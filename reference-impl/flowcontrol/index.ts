@@ -1,0 +1,1 @@
+export { Backoff, newBackOff, newFakeBackOff, hasExpired, seededRandom, type RandomSource } from './backoff.js';
