@@ -2,6 +2,7 @@
 import { Command, CommanderError, Option } from 'commander';
 import * as cmd from './commands.js';
 import * as ann from './annotations-commands.js';
+import { runCommand } from './run-command.js';
 import { UserError } from './errors.js';
 import type { CommonOptions, Io } from './context.js';
 
@@ -58,6 +59,9 @@ export async function main(argv: string[], io: Io = defaultIo()): Promise<number
     .action(async (_o, c: Command) => { code = await ann.annotationsLockCommand(opts(c), io); });
   ann.annotationOptions(annotations.command('list').description('list the topics, their anchors and problems').option('--json', 'machine-readable output'))
     .action(async (_o, c: Command) => { code = await ann.annotationsListCommand(opts(c), io); });
+  program.command('run [scenario]').description('play a scenario (a bundled name or a YAML file) through the reference ports and print its timeline')
+    .option('--file <path>', 'a scenario file').option('--list', 'list the bundled scenarios').option('--json', 'machine-readable output')
+    .action(async (s: string | undefined, o: { json?: boolean; file?: string; list?: boolean }) => { code = await runCommand(s ?? '', o, io); });
   try {
     await program.parseAsync(argv);
     return code;
