@@ -10,6 +10,8 @@ import {
 } from '../annotations/index.js';
 import { loadIndex, type CommonOptions, type Io } from './context.js';
 import { UserError } from './errors.js';
+import { checkPortMappings, declaredInTree, portIds, readPortMappings } from '../ports/index.js';
+import { lockKnows } from '../annotations/source.js';
 
 export interface AnnotationOptions extends CommonOptions {
   annotations?: string;
@@ -50,9 +52,24 @@ export async function checkCommand(o: AnnotationOptions, io: Io): Promise<number
     readSource: tree ? treeReader(tree.root) : undefined,
     diagnostics: [...loaded.diagnostics, ...read.diagnostics],
   });
-  if (o.json) io.out(JSON.stringify({ source: tree?.root, lock: lockDisplay, ...report }, null, 2) + '\n');
-  else io.out(formatReport(report, { topics: loaded.topics, lockFile: lockDisplay, source: tree?.root }));
-  return report.ok ? 0 : 1;
+  // The reference ports' @go tags: checked against the index when there is a tree, else the lock.
+  const mappings = portMappingsNear(dir);
+  const table = tree ? tree.table : undefined;
+  const portDiagnostics = read.lock
+    ? checkPortMappings(
+      mappings,
+      (id) => (table && tree ? table.get(id) !== undefined || declaredInTree(tree.root, tree.result.graph.modulePath, id) : lockKnows(read.lock!, id)),
+      table ? 'the tree' : `the lock (${lockDisplay})`,
+    )
+    : [];
+  const portErrors = portDiagnostics.filter((d) => d.severity === 'error');
+  if (o.json) io.out(JSON.stringify({ source: tree?.root, lock: lockDisplay, ...report, ports: { mappings: mappings.length, ids: portIds(mappings).length, diagnostics: portDiagnostics } }, null, 2) + '\n');
+  else {
+    io.out(formatReport(report, { topics: loaded.topics, lockFile: lockDisplay, source: tree?.root }));
+    io.out(`reference ports: ${mappings.length} mappings naming ${portIds(mappings).length} Kubernetes symbols, ${portErrors.length} unknown\n`);
+    io.out(portDiagnostics.map(diagText).join(''));
+  }
+  return report.ok && portErrors.length === 0 ? 0 : 1;
 }
 
 export async function annotationsLockCommand(o: AnnotationOptions, io: Io): Promise<number> {
@@ -61,6 +78,13 @@ export async function annotationsLockCommand(o: AnnotationOptions, io: Io): Prom
   const previous = existsSync(lockPath) ? readLock(lockPath, lockDisplay).lock : undefined;
   const tree = await loadIndex(o, io);
   const { lock, diagnostics } = lockAnnotations(loaded.topics, tree.result.graph, treeReader(tree.root), { previous });
+  // Record the ports' Kubernetes IDs that exist in this tree, so CI can check the ports without one.
+  const mappings = portMappingsNear(dir);
+  // IDs in packages outside the indexed scope (test helpers) are checked against the tree's files.
+  const modulePath = tree.result.graph.modulePath;
+  const known = (id: string) => tree.table.get(id) !== undefined || declaredInTree(tree.root, modulePath, id);
+  lock.symbols = portIds(mappings).filter(known);
+  diagnostics.push(...checkPortMappings(mappings, known, 'the tree'));
   const all = [...loaded.diagnostics, ...diagnostics];
   const errors = all.filter((d) => d.severity === 'error');
   if (errors.length) {
@@ -106,4 +130,10 @@ export async function annotationsListCommand(o: AnnotationOptions, io: Io): Prom
 
 function diagText(d: Diagnostic): string {
   return `${d.file ?? ''}${d.line ? ':' + d.line : ''}: ${d.severity}: ${d.message}\n`;
+}
+
+/** The reference ports next to an annotations folder (none when the folder stands alone). */
+function portMappingsNear(dir: string) {
+  const root = join(dir, '..');
+  return existsSync(join(root, 'reference-impl')) ? readPortMappings(root) : [];
 }
