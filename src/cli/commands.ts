@@ -153,14 +153,22 @@ export async function channelsCommand(sym: string, o: CommonOptions, io: Io): Pr
   const { table, result } = await loadIndex(o, io);
   const id = symbolArg(table, sym);
   const ops = result.graph.channels.filter((c) => c.fn === id && (c.op === 'recv' || c.op === 'range'));
-  const senders = (ch: string) => [...new Set(result.graph.channels.filter((c) => c.channel === ch && c.op === 'send').map((c) => `${c.fn}  (${c.file}:${c.line})`))];
-  const rows = ops.map((op) => ({ ...op, producers: senders(op.channel) }));
+  // A sender matches when it uses the same holder, or a channel made at the same place.
+  const senders = (op: (typeof ops)[number]) => {
+    const origins = new Set(op.origins ?? []);
+    const list = result.graph.channels.filter((c) => c.op === 'send' && (c.channel === op.channel || (c.origins ?? []).some((o) => origins.has(o))));
+    const out = [...new Set(list.map((c) => `${c.fn}  (${c.file}:${c.line})`))];
+    // Channels the Go runtime feeds (tickers, timers) have no sender in the code.
+    for (const o of origins) if (/^time\.((Ticker|Timer)\.C|After|Tick)$/.test(o)) out.push(`the Go runtime (${o})`);
+    return out;
+  };
+  const rows = ops.map((op) => ({ ...op, producers: senders(op) }));
   if (o.json) io.out(JSON.stringify(rows, null, 2) + '\n');
   else {
     io.out(`${id}: ${rows.length} receives\n`);
     for (const r of rows) {
       const where = r.select !== undefined ? `select #${r.select} case ${r.caseIndex}` : r.op;
-      io.out(`  ${where}: <-${r.expr}  holds ${r.channel}  (${r.file}:${r.line})\n`);
+      io.out(`  ${where}: <-${r.expr}  holds ${r.channel}${r.origins?.length ? `, made at ${r.origins.join(', ')}` : ''}  (${r.file}:${r.line})\n`);
       for (const p of r.producers) io.out(`      sent by ${p}\n`);
       if (r.producers.length === 0) io.out('      no sender found\n');
     }

@@ -89,6 +89,8 @@ export interface ChannelOpRecord {
   line: number;
   select?: number;
   caseIndex?: number;
+  /** Where the channel was made (`make@FILE:LINE`), or the runtime-fed channel it is (`time.Ticker.C`). */
+  origins?: string[];
 }
 
 export interface GoroutineRecord {

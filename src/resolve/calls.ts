@@ -431,13 +431,14 @@ export class CallResolver {
     };
     for (const fn of this.program.funcs.values()) {
       if (!fn.file.active) continue;
-      const all: Expr[] = [];
-      for (const c of fn.facts.calls) all.push(...c.a);
-      for (const r of fn.facts.returns) all.push(...r.vals);
-      for (const b of fn.facts.binds) if (b.v) all.push(b.v);
-      for (const a of fn.facts.assigns) all.push(a.rhs);
-      for (const e of all) {
-        const scope = this.scopeOf(fn, fn.facts.start);
+      // Each literal is resolved where it stands, so the locals it names are in scope.
+      const all: [Expr, number][] = [];
+      for (const c of fn.facts.calls) for (const a of c.a) all.push([a, c.pos]);
+      for (const r of fn.facts.returns) for (const v of r.vals) all.push([v, r.pos]);
+      for (const b of fn.facts.binds) if (b.v) all.push([b.v, b.pos]);
+      for (const a of fn.facts.assigns) all.push([a.rhs, a.pos]);
+      for (const [e, pos] of all) {
+        const scope = this.scopeOf(fn, pos);
         walkComps(e, (c) => visitComp(c, scope));
       }
       for (const a of fn.facts.assigns) {

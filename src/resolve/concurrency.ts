@@ -131,8 +131,9 @@ export function collectChannels(program: Program, resolver: CallResolver, edges:
       }
       const found = holders.of(op.ch, scope, 0);
       const list = found.length ? found : [`?${exprText(op.ch)}`];
+      const origins = holders.origins(op.ch, scope, 0);
       for (const channel of list) {
-        out.push({ fn: fn.id, op: op.op, channel, expr: renderExpr(op.ch), file: fn.file.facts.path, line: op.l, select: op.select, caseIndex: op.caseIndex });
+        out.push({ fn: fn.id, op: op.op, channel, expr: renderExpr(op.ch), file: fn.file.facts.path, line: op.l, select: op.select, caseIndex: op.caseIndex, origins: origins.length ? origins : undefined });
       }
     }
   }
@@ -198,6 +199,86 @@ class Holders {
         return [];
     }
   }
+
+  /**
+   * Where the channel value was made: `make@FILE:LINE` sites, followed through locals, parameters,
+   * returns and struct fields (a channel made once and stored in two fields has one origin), or
+   * `time.Ticker.C`-style names for channels that the Go runtime feeds.
+   */
+  origins(e: Expr, scope: Scope, depth: number): string[] {
+    if (depth > 8) return [];
+    const types = this.resolver.types;
+    switch (e.k) {
+      case 'call': {
+        if (e.f.k === 'id' && e.f.n === 'make' && !types.findBind('make', scope)) return [`make@${scope.file.facts.path}:${e.l}`];
+        // time.After / time.Tick: a channel the Go runtime sends on.
+        if (e.f.k === 'sel' && e.f.x.k === 'id' && scope.file.imports.get(e.f.x.n) === 'time' && (e.f.n === 'After' || e.f.n === 'Tick')) return [`time.${e.f.n}`];
+        const fake: CallFact = { f: e.f, a: e.a, l: e.l, col: 0, mode: 'call', pos: scope.pos };
+        const out = scope.fn ? this.resolver.resolveCall(scope.fn, fake) : undefined;
+        if (!out || !('targets' in out)) return [];
+        const res: string[] = [];
+        for (const t of out.targets) {
+          const callee = this.program.funcs.get(t.callee);
+          if (!callee) continue;
+          for (const r of callee.facts.returns) if (r.vals[0]) res.push(...this.origins(r.vals[0], { fn: callee, file: callee.file, pos: r.pos }, depth + 1));
+        }
+        return [...new Set(res)];
+      }
+      case 'sel': {
+        const x = types.typeOf(e.x, scope);
+        const xb = x.k === 'ptr' ? x.e : x;
+        if (xb.k === 'ext') return [`${xb.pkg}.${xb.n}.${e.n}`];
+        if (x.k === 'pkg') {
+          const v = this.program.packages.get(x.path)?.values.get(e.n);
+          return v?.facts.v ? this.origins(v.facts.v, { file: v.file, fn: v.pkg.funcs.get('init'), pos: 0 }, depth + 1) : [];
+        }
+        const m = types.member(x, e.n);
+        if (m?.kind !== 'field') return [];
+        let owner = types.unalias(m.owner);
+        if (owner.k === 'ptr') owner = owner.e;
+        if (owner.k !== 'named') return [];
+        const key = `${owner.t.id}#${e.n}`;
+        if (this.fieldOrigins.has(key)) return this.fieldOrigins.get(key)!;
+        this.fieldOrigins.set(key, []);
+        const res: string[] = [];
+        for (const f of this.resolver.flows().get(key) ?? []) res.push(...this.origins(f.e, f.scope, depth + 1));
+        const result = [...new Set(res)];
+        this.fieldOrigins.set(key, result);
+        return result;
+      }
+      case 'id': {
+        const local = types.findBind(e.n, scope);
+        if (!local) {
+          const v = scope.file.pkg.values.get(e.n);
+          return v?.facts.v ? this.origins(v.facts.v, { file: v.file, fn: v.pkg.funcs.get('init'), pos: 0 }, depth + 1) : [];
+        }
+        const b = local.bind;
+        const fn = local.fn;
+        if (b.from === 'param') {
+          const index = fn.facts.params.findIndex((p) => p.name === e.n);
+          const res: string[] = [];
+          for (const { fn: caller, call } of this.callersOf.get(fn.id) ?? []) {
+            const arg = call.a[index];
+            if (arg) res.push(...this.origins(arg, this.resolver.scopeOf(caller, call.pos), depth + 1));
+          }
+          return [...new Set(res)];
+        }
+        const res: string[] = [];
+        if (b.v && b.vi === undefined) res.push(...this.origins(b.v, { ...scope, fn, pos: b.pos }, depth + 1));
+        for (const a of fn.facts.assigns) {
+          if (a.lhs.k === 'id' && a.lhs.n === e.n && a.pos >= b.pos && a.pos <= b.end) res.push(...this.origins(a.rhs, { ...scope, fn, pos: a.pos }, depth + 1));
+        }
+        return [...new Set(res)];
+      }
+      case 'un':
+      case 'conv':
+        return this.origins(e.x, scope, depth + 1);
+      default:
+        return [];
+    }
+  }
+
+  private fieldOrigins = new Map<string, string[]>();
 
   /** A parameter holds whatever its function's callers pass in that position. */
   private fromParam(fn: FuncInfo, name: string, depth: number): string[] {

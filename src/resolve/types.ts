@@ -148,6 +148,8 @@ export class Types {
         return this.resolveSig(m.sig, m.file);
       }
       case 'call': {
+        const std = e.f.k === 'sel' && e.f.x.k === 'id' ? this.stdResult(e.f.x.n, e.f.n, scope) : undefined;
+        if (std) return std;
         const f = this.typeOf(e.f, scope);
         if (f.k === 'typename') return f.t;
         if (e.f.k === 'id' && BUILTIN_FUNCS.has(e.f.n) && !this.isShadowed(e.f.n, scope)) return this.builtinResult(e, scope);
@@ -201,6 +203,21 @@ export class Types {
         return this.resolve(e.t, scope.file, scope.tparams);
       default:
         return UNKNOWN;
+    }
+  }
+
+  /** Result types of the few standard-library functions that make channels the kubelet selects on. */
+  private stdResult(pkgName: string, fn: string, scope: Scope): RType | undefined {
+    if (this.findBind(pkgName, scope)) return undefined;
+    const path = scope.file.imports.get(pkgName);
+    if (path !== 'time') return undefined;
+    const timeType = (n: string): RType => ({ k: 'ext', pkg: 'time', n });
+    switch (fn) {
+      case 'NewTicker': return { k: 'ptr', e: timeType('Ticker') };
+      case 'NewTimer': return { k: 'ptr', e: timeType('Timer') };
+      case 'After':
+      case 'Tick': return { k: 'chan', e: timeType('Time') };
+      default: return undefined;
     }
   }
 
