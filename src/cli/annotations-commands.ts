@@ -11,11 +11,13 @@ import {
 import { loadIndex, type CommonOptions, type Io } from './context.js';
 import { UserError } from './errors.js';
 import { checkPortMappings, declaredInTree, portIds, readPortMappings } from '../ports/index.js';
+import { checkNotesFolder, notesDir, readNotes } from '../notes/index.js';
 import { lockKnows } from '../annotations/source.js';
 
 export interface AnnotationOptions extends CommonOptions {
   annotations?: string;
   lock?: string;
+  notes?: string;
 }
 
 /** The topics shipped with kubelet-atlas (dist/src/cli → repository root). */
@@ -25,7 +27,8 @@ const PACKAGED = fileURLToPath(new URL('../../../annotations', import.meta.url))
 export function annotationOptions(c: Command): Command {
   return c
     .option('--annotations <dir>', 'folder of topic files (default: the annotations shipped with kubelet-atlas)')
-    .option('--lock <file>', 'lock file (default: annotations.lock.json in the annotations folder)');
+    .option('--lock <file>', 'lock file (default: annotations.lock.json in the annotations folder)')
+    .option('--notes <dir>', 'study-group notes folder (default: $KUBELET_ATLAS_NOTES, else notes/)');
 }
 
 function places(o: AnnotationOptions): { dir: string; lockPath: string; lockDisplay: string } {
@@ -63,13 +66,19 @@ export async function checkCommand(o: AnnotationOptions, io: Io): Promise<number
     )
     : [];
   const portErrors = portDiagnostics.filter((d) => d.severity === 'error');
-  if (o.json) io.out(JSON.stringify({ source: tree?.root, lock: lockDisplay, ...report, ports: { mappings: mappings.length, ids: portIds(mappings).length, diagnostics: portDiagnostics } }, null, 2) + '\n');
+  // Study-group notes: re-anchored like annotations when there is a tree; always parsed.
+  const notesFolder = resolve(notesDir(o.notes, io.env));
+  const notesCheck = tree ? checkNotesFolder(notesFolder, tree.result.graph) : { ...readNotes(notesFolder), checks: [], summary: undefined };
+  const notesBroken = notesCheck.problems.length;
+  const notesJson = { dir: notesFolder, problems: notesCheck.problems, checks: notesCheck.checks, summary: notesCheck.summary };
+  if (o.json) io.out(JSON.stringify({ source: tree?.root, lock: lockDisplay, ...report, ports: { mappings: mappings.length, ids: portIds(mappings).length, diagnostics: portDiagnostics }, notes: notesJson }, null, 2) + '\n');
   else {
     io.out(formatReport(report, { topics: loaded.topics, lockFile: lockDisplay, source: tree?.root }));
     io.out(`reference ports: ${mappings.length} mappings naming ${portIds(mappings).length} Kubernetes symbols, ${portErrors.length} unknown\n`);
     io.out(portDiagnostics.map(diagText).join(''));
+    io.out(formatNotesCheck(notesCheck, notesFolder));
   }
-  return report.ok && portErrors.length === 0 ? 0 : 1;
+  return report.ok && portErrors.length === 0 && notesBroken === 0 ? 0 : 1;
 }
 
 export async function annotationsLockCommand(o: AnnotationOptions, io: Io): Promise<number> {
@@ -136,4 +145,15 @@ function diagText(d: Diagnostic): string {
 function portMappingsNear(dir: string) {
   const root = join(dir, '..');
   return existsSync(join(root, 'reference-impl')) ? readPortMappings(root) : [];
+}
+
+function formatNotesCheck(c: { problems: { file: string; line?: number; message: string }[]; checks: { note: string; class: string; message: string }[]; summary?: Record<string, number> }, dir: string): string {
+  const count = c.checks.length;
+  let out = '';
+  if (c.summary) out += `study-group notes in ${dir}: ${count} checked: ${Object.entries(c.summary).map(([k, v]) => `${k} ${v}`).join(', ')}\n`;
+  else if (c.problems.length === 0) out += `study-group notes in ${dir}: parsed (pass --source DIR to re-anchor them)\n`;
+  // Orphaned and changed notes are shown, never deleted.
+  for (const x of c.checks) if (x.class !== 'fresh') out += `  ${x.class}: ${x.note}: ${x.message}\n`;
+  for (const p of c.problems) out += `${p.file}${p.line ? ':' + p.line : ''}: error: ${p.message}\n`;
+  return out;
 }

@@ -2,7 +2,11 @@
 import { Command, CommanderError, Option } from 'commander';
 import * as cmd from './commands.js';
 import * as ann from './annotations-commands.js';
+import { registerNotesCommands } from './notes-commands.js';
+import { registerDiffCommand } from './diff-command.js';
+import { registerGuideCommands } from './guide-commands.js';
 import { runCommand } from './run-command.js';
+import { registerSiteCommand } from './site-command.js';
 import { UserError } from './errors.js';
 import type { CommonOptions, Io } from './context.js';
 
@@ -62,6 +66,10 @@ export async function main(argv: string[], io: Io = defaultIo()): Promise<number
   program.command('run [scenario]').description('play a scenario (a bundled name or a YAML file) through the reference ports and print its timeline')
     .option('--file <path>', 'a scenario file').option('--list', 'list the bundled scenarios').option('--json', 'machine-readable output')
     .action(async (s: string | undefined, o: { json?: boolean; file?: string; list?: boolean }) => { code = await runCommand(s ?? '', o, io); });
+  registerNotesCommands(program, common, io, (c) => { code = c; });
+  registerDiffCommand(program, io, (c) => { code = c; });
+  registerSiteCommand(program, common, io, (c) => { code = c; });
+  registerGuideCommands(program, common, io, (c) => { code = c; });
   try {
     await program.parseAsync(argv);
     return code;
