@@ -12,7 +12,7 @@ import { resolveSourceDir } from '../source/index.js';
 import type { SymbolRecord } from '../model/index.js';
 import { buildGuide, buildPlan, cachedPorts, driftFor, portLookup, stringify, type PlanEntry, type PortCode } from '../outputs/guide/index.js';
 import { buildTours, formatTour } from '../outputs/codetour/index.js';
-import { cacheDirOf, loadIndex, type CommonOptions, type Io, type Loaded } from './context.js';
+import { cacheDirOf, loadIndex, sourceDir, type CommonOptions, type Io, type Loaded } from './context.js';
 import { UserError } from './errors.js';
 
 interface GuideOptions extends CommonOptions {
@@ -23,6 +23,7 @@ interface GuideOptions extends CommonOptions {
   all?: boolean;
   notes?: string;
   portsRoot?: string;
+  offline?: boolean;
 }
 
 /** The annotations and ports shipped with kubelet-atlas (dist/src/cli → repository root). */
@@ -37,12 +38,14 @@ export function registerGuideCommands(program: Command, common: (c: Command) => 
     .addOption(new Option('--ports-root <dir>', 'folder holding reference-impl/ (default: the ports shipped with kubelet-atlas)').hideHelp());
   shared(program.command('guide [topic]').description('write Markdown study guides: one topic, or --all with a reading plan (index.md)'))
     .option('--all', 'every topic, plus index.md')
+    .option('--offline', 'never clone the pinned release: fail when no tree is at hand')
     .option('--out <dir>', 'output folder', 'guides')
     .option('--notes <dir>', 'study-group notes folder (default: $KUBELET_ATLAS_NOTES, else notes/)')
     .action(async (topic: string | undefined, _o, c: Command) => { done(await guideCommand(topic, c.opts() as GuideOptions, io)); });
   const tour = program.command('tour').description('guided tours of the source');
   shared(tour.command('export').description('write CodeTour .tour files for VS Code: the startup tour and one per topic'))
     .option('--out <dir>', 'output folder', '.tours')
+    .option('--offline', 'never clone the pinned release: fail when no tree is at hand')
     .action(async (_o, c: Command) => { done(await tourExportCommand(c.opts() as GuideOptions, io)); });
 }
 
@@ -73,8 +76,8 @@ function topicList(originals: Topic[]): string {
   return `the topics are:\n${originals.map((t) => `  ${t.id.padEnd(20)} ${t.title.replace(/^"|"$/g, '')}`).join('\n')}`;
 }
 
-/** An explicit tree, else a clone `kubelet-atlas fetch` left in the cache; never a surprise clone. */
-function requireSource(o: GuideOptions, io: Io): string {
+/** An explicit tree, else a clone in the cache, else (unless --offline) the pinned release cloned now. */
+async function requireSource(o: GuideOptions, io: Io): Promise<string> {
   const dir = resolveSourceDir({ source: o.source, env: io.env });
   if (dir) {
     if (!existsSync(dir)) throw new UserError(`source tree ${dir} does not exist`, 2, SOURCE_HINT);
@@ -82,7 +85,8 @@ function requireSource(o: GuideOptions, io: Io): string {
   }
   const cached = join(cacheDirOf(o, io), 'src', (o.ref ?? 'v1.28.0').replace(/\//g, '_'));
   if (existsSync(join(cached, 'go.mod'))) return cached;
-  throw new UserError('no Kubernetes source tree to read: guides quote the Go code', 2, SOURCE_HINT);
+  if (o.offline) throw new UserError('no Kubernetes source tree to read: guides quote the Go code', 2, SOURCE_HINT);
+  return sourceDir(o, io);
 }
 
 function resolver(loaded: Loaded): (written: string) => SymbolRecord | undefined {
@@ -136,7 +140,7 @@ export async function guideCommand(topicArg: string | undefined, o: GuideOptions
     chosen = [t];
   }
   const lang = o.lang ?? 'en';
-  const root = requireSource(o, io);
+  const root = await requireSource(o, io);
   const loaded = await loadIndex({ ...o, source: root }, io);
   lap('index');
   const resolveW = resolver(loaded);
@@ -182,7 +186,7 @@ export async function guideCommand(topicArg: string | undefined, o: GuideOptions
 export async function tourExportCommand(o: GuideOptions, io: Io): Promise<number> {
   const p = prepare(o);
   const lang = o.lang ?? 'en';
-  const root = requireSource(o, io);
+  const root = await requireSource(o, io);
   const loaded = await loadIndex({ ...o, source: root }, io);
   const resolveW = resolver(loaded);
   const out = resolve(o.out ?? '.tours');

@@ -147,13 +147,13 @@ describe('bad input', () => {
   });
 
   it('a missing source tree says how to get one and exits 2', async () => {
-    const r = await run(['guide', 'pleg', '--annotations', annotations, '--cache-dir', join(work, 'empty-cache')]);
+    const r = await run(['guide', 'pleg', '--offline', '--annotations', annotations, '--cache-dir', join(work, 'empty-cache')]);
     assert.equal(r.code, 2);
     for (const hint of ['--source DIR', 'KUBELET_ATLAS_SOURCE', 'kubelet-atlas fetch']) assert.ok(r.err.includes(hint), r.err);
     const gone = await run(['guide', 'pleg', ...fixtureArgs(join(work, 'no-such-tree'))]);
     assert.equal(gone.code, 2);
     assert.match(gone.err, /does not exist/);
-    const tours = await run(['tour', 'export', '--annotations', annotations, '--cache-dir', join(work, 'empty-cache')]);
+    const tours = await run(['tour', 'export', '--offline', '--annotations', annotations, '--cache-dir', join(work, 'empty-cache')]);
     assert.equal(tours.code, 2);
   });
 });
