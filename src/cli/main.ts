@@ -1,12 +1,6 @@
 /** The command line: commander parses options and hands them to one handler per command. */
 import { Command, CommanderError, Option } from 'commander';
 import * as cmd from './commands.js';
-import * as ann from './annotations-commands.js';
-import { registerNotesCommands } from './notes-commands.js';
-import { registerDiffCommand } from './diff-command.js';
-import { registerGuideCommands } from './guide-commands.js';
-import { runCommand } from './run-command.js';
-import { registerSiteCommand } from './site-command.js';
 import { UserError } from './errors.js';
 import type { CommonOptions, Io } from './context.js';
 
@@ -56,6 +50,13 @@ export async function main(argv: string[], io: Io = defaultIo()): Promise<number
     .action(async (_o, c: Command) => { code = await cmd.goroutinesCommand(opts(c), io); });
   common(program.command('channels <symbol>').description('for each receive or select case in a function, the functions that send on that channel'))
     .action(async (s: string, _o, c: Command) => { code = await cmd.channelsCommand(s, opts(c), io); });
+  // Heavier command modules (ts-morph, remark, the site builder) load only when their command runs,
+  // or all of them for help and unknown commands, so a query does not pay for the site's start-up.
+  const first = argv[2];
+  const lazy = ['check', 'annotations', 'run', 'notes', 'diff', 'site', 'guide', 'tour'];
+  const need = (...names: string[]) => first === undefined || !lazy.includes(first) || names.includes(first);
+  if (need('check', 'annotations')) {
+    const ann = await import('./annotations-commands.js');
   ann.annotationOptions(common(program.command('check').description('check annotation anchors against the lock; with --source, also classify the code under them (fresh, moved, changed, renamed, orphaned)')))
     .action(async (_o, c: Command) => { code = await ann.checkCommand(opts(c), io); });
   const annotations = program.command('annotations').description('topics anchored to Go symbols');
@@ -63,13 +64,17 @@ export async function main(argv: string[], io: Io = defaultIo()): Promise<number
     .action(async (_o, c: Command) => { code = await ann.annotationsLockCommand(opts(c), io); });
   ann.annotationOptions(annotations.command('list').description('list the topics, their anchors and problems').option('--json', 'machine-readable output'))
     .action(async (_o, c: Command) => { code = await ann.annotationsListCommand(opts(c), io); });
+  }
+  if (need('run')) {
+    const { runCommand } = await import('./run-command.js');
   program.command('run [scenario]').description('play a scenario (a bundled name or a YAML file) through the reference ports and print its timeline')
     .option('--file <path>', 'a scenario file').option('--list', 'list the bundled scenarios').option('--json', 'machine-readable output')
     .action(async (s: string | undefined, o: { json?: boolean; file?: string; list?: boolean }) => { code = await runCommand(s ?? '', o, io); });
-  registerNotesCommands(program, common, io, (c) => { code = c; });
-  registerDiffCommand(program, io, (c) => { code = c; });
-  registerSiteCommand(program, common, io, (c) => { code = c; });
-  registerGuideCommands(program, common, io, (c) => { code = c; });
+  }
+  if (need('notes')) (await import('./notes-commands.js')).registerNotesCommands(program, common, io, (c) => { code = c; });
+  if (need('diff')) (await import('./diff-command.js')).registerDiffCommand(program, io, (c) => { code = c; });
+  if (need('site')) (await import('./site-command.js')).registerSiteCommand(program, common, io, (c) => { code = c; });
+  if (need('guide', 'tour')) (await import('./guide-commands.js')).registerGuideCommands(program, common, io, (c) => { code = c; });
   try {
     await program.parseAsync(argv);
     return code;
