@@ -15,18 +15,22 @@ export function normalizeId(id: string): string {
 
 export class SymbolTable {
   private byId = new Map<string, SymbolRecord>();
-  private byNorm = new Map<string, SymbolRecord[]>();
-  private byName = new Map<string, SymbolRecord[]>();
+  private names?: Map<string, SymbolRecord[]>;
 
   constructor(readonly symbols: SymbolRecord[]) {
     for (const s of symbols) {
       const prev = this.byId.get(s.id);
       if (!prev || (!prev.active && s.active)) this.byId.set(s.id, s);
     }
-    for (const s of this.byId.values()) {
-      push(this.byNorm, normalizeId(s.id), s);
-      push(this.byName, lastName(s.id), s);
+  }
+
+  /** Symbols by their last name, built on the first short-form lookup (exact IDs never need it). */
+  private get byName(): Map<string, SymbolRecord[]> {
+    if (!this.names) {
+      this.names = new Map();
+      for (const s of this.byId.values()) push(this.names, lastName(s.id), s);
     }
+    return this.names;
   }
 
   get(id: string): SymbolRecord | undefined {
@@ -42,10 +46,10 @@ export class SymbolTable {
     const exact = this.byId.get(q);
     if (exact) return { ok: true, symbol: exact };
     const nq = normalizeId(q);
-    const direct = this.byNorm.get(nq);
-    if (direct?.length === 1) return { ok: true, symbol: direct[0] };
     const name = lastName(nq);
     const pool = this.byName.get(name) ?? [];
+    const direct = pool.filter((s) => normalizeId(s.id) === nq);
+    if (direct.length === 1) return { ok: true, symbol: direct[0] };
     let matches = pool.filter((s) => {
       const n = normalizeId(s.id);
       return n === nq || n.endsWith(`/${nq}`) || n.endsWith(`.${nq}`);

@@ -5,22 +5,34 @@ export class GraphView {
   private out = new Map<string, Edge[]>();
   private in = new Map<string, Edge[]>();
 
+  private sorted = new Set<Edge[]>();
+
   constructor(readonly graph: Graph) {
     for (const e of graph.edges) {
       push(this.out, e.caller, e);
       push(this.in, e.callee, e);
     }
-    const rank = (a: Edge, b: Edge) => b.confidence - a.confidence || a.callee.localeCompare(b.callee) || a.line - b.line;
-    for (const list of this.out.values()) list.sort(rank);
-    for (const list of this.in.values()) list.sort((a, b) => a.caller.localeCompare(b.caller) || a.line - b.line);
   }
 
+  /** Likely targets first; each list is sorted the first time it is asked for. */
   callees(id: string): Edge[] {
-    return this.out.get(id) ?? [];
+    const list = this.out.get(id);
+    if (!list) return [];
+    if (!this.sorted.has(list)) {
+      list.sort((a, b) => b.confidence - a.confidence || a.callee.localeCompare(b.callee) || a.line - b.line);
+      this.sorted.add(list);
+    }
+    return list;
   }
 
   callers(id: string): Edge[] {
-    return this.in.get(id) ?? [];
+    const list = this.in.get(id);
+    if (!list) return [];
+    if (!this.sorted.has(list)) {
+      list.sort((a, b) => a.caller.localeCompare(b.caller) || a.line - b.line);
+      this.sorted.add(list);
+    }
+    return list;
   }
 
   /** The call tree under `id`, breadth-limited by depth, each node visited once. */
