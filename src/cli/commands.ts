@@ -1,6 +1,6 @@
 /** One handler per command: each takes parsed options, calls the library, and writes text or JSON. */
 import type { Edge } from '../model/index.js';
-import { edgesToTsv, isRuledOut, type CallTree } from '../graph/index.js';
+import { channelProducers, edgesToTsv, isRuledOut, type CallTree } from '../graph/index.js';
 import { fetchRelease } from '../source/index.js';
 import { join } from 'node:path';
 import { loadIndex, symbolArg, cacheDirOf, type CommonOptions, type Io } from './context.js';
@@ -152,17 +152,7 @@ export async function goroutinesCommand(o: CommonOptions & { all?: boolean }, io
 export async function channelsCommand(sym: string, o: CommonOptions, io: Io): Promise<number> {
   const { table, result } = await loadIndex(o, io);
   const id = symbolArg(table, sym);
-  const ops = result.graph.channels.filter((c) => c.fn === id && (c.op === 'recv' || c.op === 'range'));
-  // A sender matches when it uses the same holder, or a channel made at the same place.
-  const senders = (op: (typeof ops)[number]) => {
-    const origins = new Set(op.origins ?? []);
-    const list = result.graph.channels.filter((c) => c.op === 'send' && (c.channel === op.channel || (c.origins ?? []).some((o) => origins.has(o))));
-    const out = [...new Set(list.map((c) => `${c.fn}  (${c.file}:${c.line})`))];
-    // Channels the Go runtime feeds (tickers, timers) have no sender in the code.
-    for (const o of origins) if (/^time\.((Ticker|Timer)\.C|After|Tick)$/.test(o)) out.push(`the Go runtime (${o})`);
-    return out;
-  };
-  const rows = ops.map((op) => ({ ...op, producers: senders(op) }));
+  const rows = channelProducers(result.graph, id);
   if (o.json) io.out(JSON.stringify(rows, null, 2) + '\n');
   else {
     io.out(`${id}: ${rows.length} receives\n`);

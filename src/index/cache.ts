@@ -11,7 +11,7 @@ import type { FileFacts } from '../parse/index.js';
 import type { BuildContext } from '../model/index.js';
 
 /** Bumped whenever the facts' shape or the extractor's output changes. */
-export const FACTS_VERSION = 'facts-4';
+export const FACTS_VERSION = 'facts-5';
 
 let stamp: string | undefined;
 

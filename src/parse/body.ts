@@ -340,6 +340,8 @@ function expr(ctx: Ctx, node: SyntaxNode | null | undefined, value: boolean): Ex
       return { k: 'slice', x: expr(ctx, node.childForFieldName('operand'), false) };
     default: {
       const lit = LITERALS[node.type];
+      // Numbers keep their text: periods and thresholds are read from them.
+      if (lit && (node.type === 'int_literal' || node.type === 'float_literal')) return { k: 'lit', t: lit.k === 'lit' ? lit.t : 'int', v: node.text };
       if (lit) return lit;
       if (TYPE_NODES.has(node.type)) return { k: 'type', t: typeOf(node) };
       for (const c of node.namedChildren) expr(ctx, c, false);

@@ -177,7 +177,8 @@ function values(node: SyntaxNode, kind: 'var' | 'const', out: ValueFacts[], walk
     const t = spec.childForFieldName('type');
     const vals = spec.childForFieldName('value')?.namedChildren ?? [];
     if (vals.length > 0 && kind === 'var') init ??= packageInit(walk);
-    const exprs = vals.map((v) => (init ? initExpr(walk, init, v) : undefined));
+    // Const values are kept as expressions (periods and thresholds are read from them); they hold no calls worth a node.
+    const exprs = vals.map((v) => (init ? initExpr(walk, init, v) : kind === 'const' ? walkExpression(walk, scratch(), v) : undefined));
     names.forEach((name, i) => {
       const v = exprs.length === names.length ? exprs[i] : exprs[0];
       const vi = exprs.length === names.length ? undefined : i;
@@ -187,6 +188,14 @@ function values(node: SyntaxNode, kind: 'var' | 'const', out: ValueFacts[], walk
       });
     });
   }
+}
+
+/** A throwaway function record for expressions whose calls are not wanted (const initializers). */
+function scratch(): FuncFacts {
+  return {
+    local: 'const', kind: 'func', name: 'const', params: [], results: [], line: 1, endLine: 1, col: 1, fingerprint: '',
+    binds: [], calls: [], refs: [], assigns: [], returns: [], chans: [], selects: [], closures: [], start: 0, end: 0,
+  };
 }
 
 /** The package initializer that holds calls made by var initializers (one per file, merged later). */

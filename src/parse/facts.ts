@@ -46,7 +46,7 @@ export type Expr =
   | { k: 'idx'; x: Expr; i: Expr[]; targs?: TypeExpr[] }
   | { k: 'slice'; x: Expr }
   | { k: 'bin'; op: string; x: Expr; y: Expr }
-  | { k: 'lit'; t: 'int' | 'float' | 'imag' | 'string' | 'rune' | 'bool' | 'nil' }
+  | { k: 'lit'; t: 'int' | 'float' | 'imag' | 'string' | 'rune' | 'bool' | 'nil'; v?: string }
   | { k: 'type'; t: TypeExpr }
   | { k: 'conv'; t: TypeExpr; x: Expr }
   | { k: 'other' };

@@ -97,7 +97,7 @@ export function renderExpr(e: Expr): string {
     case 'id': return e.n;
     case 'sel': return `${renderExpr(e.x)}.${e.n}`;
     case 'bin': return `${renderExpr(e.x)} ${e.op} ${renderExpr(e.y)}`;
-    case 'lit': return e.t === 'int' ? 'N' : e.t;
+    case 'lit': return e.v ?? e.t;
     case 'call': return `${renderExpr(e.f)}(${e.a.map(renderExpr).join(', ')})`;
     case 'conv': return `T(${renderExpr(e.x)})`;
     default: return exprText(e);
