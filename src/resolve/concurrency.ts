@@ -178,20 +178,8 @@ class Holders {
         }
         return [...new Set(out)];
       }
-      case 'call': {
-        const fake: CallFact = { f: e.f, a: e.a, l: e.l, col: 0, mode: 'call', pos: scope.pos };
-        const out = scope.fn ? this.resolver.resolveCall(scope.fn, fake) : undefined;
-        if (!out || !('targets' in out)) return [];
-        const res: string[] = [];
-        for (const t of out.targets) {
-          const callee = this.program.funcs.get(t.callee);
-          if (!callee) continue;
-          for (const r of callee.facts.returns) {
-            if (r.vals[0]) res.push(...this.of(r.vals[0], { fn: callee, file: callee.file, pos: r.pos }, depth + 1));
-          }
-        }
-        return [...new Set(res)];
-      }
+      case 'call':
+        return [...new Set(this.returned(e, scope).flatMap((r) => this.of(r.e, r.scope, depth + 1)))];
       case 'un':
       case 'conv':
         return this.of(e.x, scope, depth + 1);
@@ -213,16 +201,7 @@ class Holders {
         if (e.f.k === 'id' && e.f.n === 'make' && !types.findBind('make', scope)) return [`make@${scope.file.facts.path}:${e.l}`];
         // time.After / time.Tick: a channel the Go runtime sends on.
         if (e.f.k === 'sel' && e.f.x.k === 'id' && scope.file.imports.get(e.f.x.n) === 'time' && (e.f.n === 'After' || e.f.n === 'Tick')) return [`time.${e.f.n}`];
-        const fake: CallFact = { f: e.f, a: e.a, l: e.l, col: 0, mode: 'call', pos: scope.pos };
-        const out = scope.fn ? this.resolver.resolveCall(scope.fn, fake) : undefined;
-        if (!out || !('targets' in out)) return [];
-        const res: string[] = [];
-        for (const t of out.targets) {
-          const callee = this.program.funcs.get(t.callee);
-          if (!callee) continue;
-          for (const r of callee.facts.returns) if (r.vals[0]) res.push(...this.origins(r.vals[0], { fn: callee, file: callee.file, pos: r.pos }, depth + 1));
-        }
-        return [...new Set(res)];
+        return [...new Set(this.returned(e, scope).flatMap((r) => this.origins(r.e, r.scope, depth + 1)))];
       }
       case 'sel': {
         const x = types.typeOf(e.x, scope);
@@ -279,6 +258,20 @@ class Holders {
   }
 
   private fieldOrigins = new Map<string, string[]>();
+
+  /** The first returned value of every function a call can reach, each with its scope. */
+  private returned(e: Extract<Expr, { k: 'call' }>, scope: Scope): { e: Expr; scope: Scope }[] {
+    const call: CallFact = { f: e.f, a: e.a, l: e.l, col: 0, mode: 'call', pos: scope.pos };
+    const out = scope.fn ? this.resolver.resolveCall(scope.fn, call) : undefined;
+    if (!out || !('targets' in out)) return [];
+    const res: { e: Expr; scope: Scope }[] = [];
+    for (const t of out.targets) {
+      const callee = this.program.funcs.get(t.callee);
+      if (!callee) continue;
+      for (const r of callee.facts.returns) if (r.vals[0]) res.push({ e: r.vals[0], scope: { fn: callee, file: callee.file, pos: r.pos } });
+    }
+    return res;
+  }
 
   /** A parameter holds whatever its function's callers pass in that position. */
   private fromParam(fn: FuncInfo, name: string, depth: number): string[] {
