@@ -8,20 +8,13 @@ import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { checkAnnotations, loadAnnotations, readLock } from '../../src/annotations/index.js';
-import { main } from '../../src/cli/main.js';
-import type { Io } from '../../src/cli/context.js';
+import { runCli } from '../helpers/cli.js';
 
 const committed = resolve('annotations');
 const fixtureTopics = resolve('test/fixtures/annotations');
 const fixtureTree = resolve('test/fixtures/go/kubelike');
 
-async function run(args: string[]): Promise<{ code: number; out: string; err: string }> {
-  let out = '';
-  let err = '';
-  const io: Io = { out: (s) => { out += s; }, err: (s) => { err += s; }, isTTY: false, env: { HOME: tmpdir() } };
-  const code = await main(['node', 'kubelet-atlas', ...args], io);
-  return { code, out, err };
-}
+const run = (args: string[]) => runCli(args);
 
 describe('the committed annotations', () => {
   it('load without errors', () => {

@@ -3,18 +3,11 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { main } from '../../src/cli/main.js';
-import type { Io } from '../../src/cli/context.js';
+import { runCli } from '../helpers/cli.js';
 
 const fixture = resolve('test/fixtures/go/kubelike');
 
-async function run(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ code: number; out: string; err: string }> {
-  let out = '';
-  let err = '';
-  const io: Io = { out: (s) => { out += s; }, err: (s) => { err += s; }, isTTY: false, env: { HOME: tmpdir(), ...env } };
-  const code = await main(['node', 'kubelet-atlas', ...args], io);
-  return { code, out, err };
-}
+const run = runCli;
 
 describe('kubelet-atlas CLI', () => {
   let cache: string;

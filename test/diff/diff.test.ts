@@ -6,20 +6,13 @@ import { join, resolve } from 'node:path';
 import { defaultBuildContext } from '../../src/source/index.js';
 import { diffMarkdown, diffTrees, isFake, lineChange, type DiffReport } from '../../src/diff/index.js';
 import { createNoteFile } from '../../src/notes/index.js';
-import { main } from '../../src/cli/main.js';
-import type { Io } from '../../src/cli/context.js';
 import { copyFixture, FIXTURE, modifyFixture, writeFixtureAnnotations, writeFixturePorts } from './fixture.js';
+import { runCli } from '../helpers/cli.js';
 
 const K = 'k8s.io/kubernetes/pkg/kubelet';
 const GOLDEN = resolve('test/golden/diff/fixture-modified.md');
 
-async function run(args: string[]): Promise<{ code: number; out: string; err: string }> {
-  let out = '';
-  let err = '';
-  const io: Io = { out: (s) => { out += s; }, err: (s) => { err += s; }, isTTY: false, env: { HOME: tmpdir() } };
-  const code = await main(['node', 'kubelet-atlas', ...args], io);
-  return { code, out, err };
-}
+const run = (args: string[]) => runCli(args);
 
 /** A short line diff for a golden mismatch: the first differing lines with their numbers. */
 function showDiff(expected: string, actual: string): string {

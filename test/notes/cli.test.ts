@@ -4,20 +4,13 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { main } from '../../src/cli/main.js';
-import type { Io } from '../../src/cli/context.js';
 import { readNotes } from '../../src/notes/index.js';
+import { runCli } from '../helpers/cli.js';
 
 const fixture = resolve('test/fixtures/go/kubelike');
 const bin = resolve('bin/kubelet-atlas.js');
 
-async function run(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ code: number; out: string; err: string }> {
-  let out = '';
-  let err = '';
-  const io: Io = { out: (s) => { out += s; }, err: (s) => { err += s; }, isTTY: false, env: { HOME: tmpdir(), ...env } };
-  const code = await main(['node', 'kubelet-atlas', ...args], io);
-  return { code, out, err };
-}
+const run = runCli;
 
 function snapshot(dir: string): string {
   return readdirSync(dir).sort().map((n) => `${n} ${statSync(join(dir, n)).mtimeMs} ${readFileSync(join(dir, n), 'utf8')}`).join('\n');

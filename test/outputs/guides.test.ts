@@ -8,8 +8,8 @@ import { cpSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { main } from '../../src/cli/main.js';
-import type { Io } from '../../src/cli/context.js';
 import { checkGoldenDir } from './golden.js';
+import { runCli } from '../helpers/cli.js';
 
 const fixture = resolve('test/fixtures/go/kubelike');
 const annotations = resolve('test/fixtures/annotations');
@@ -20,12 +20,8 @@ const cache = join(work, 'cache');
 
 interface Run { code: number; out: string; err: string }
 
-async function run(args: string[], env: NodeJS.ProcessEnv = {}): Promise<Run> {
-  let out = '';
-  let err = '';
-  const io: Io = { out: (s) => { out += s; }, err: (s) => { err += s; }, isTTY: false, env: { HOME: work, ...env } };
-  const code = await main(['node', 'kubelet-atlas', ...args], io);
-  return { code, out, err };
+function run(args: string[], env: NodeJS.ProcessEnv = {}): Promise<Run> {
+  return runCli(args, { HOME: work, ...env });
 }
 
 const fixtureArgs = (source = fixture) => ['--source', source, '--annotations', annotations, '--cache-dir', cache, '--ports-root', portsRoot];

@@ -1,0 +1,19 @@
+/** Runs the CLI in-process with captured output, as a user would call it, for tests. */
+import { tmpdir } from 'node:os';
+import { main } from '../../src/cli/main.js';
+import type { Io } from '../../src/cli/context.js';
+
+export interface CliRun {
+  code: number;
+  out: string;
+  err: string;
+}
+
+/** `env` is the whole environment the command sees, over a HOME in the temp folder. */
+export async function runCli(args: string[], env: NodeJS.ProcessEnv = {}): Promise<CliRun> {
+  let out = '';
+  let err = '';
+  const io: Io = { out: (s) => { out += s; }, err: (s) => { err += s; }, isTTY: false, env: { HOME: tmpdir(), ...env } };
+  const code = await main(['node', 'kubelet-atlas', ...args], io);
+  return { code, out, err };
+}
