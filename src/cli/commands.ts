@@ -3,7 +3,7 @@ import type { Edge } from '../model/index.js';
 import { channelProducers, edgesToTsv, isRuledOut, type CallTree } from '../graph/index.js';
 import { fetchRelease } from '../source/index.js';
 import { join } from 'node:path';
-import { loadIndex, symbolArg, cacheDirOf, type CommonOptions, type Io } from './context.js';
+import { loadIndex, loadQueries, symbolArg, cacheDirOf, type CommonOptions, type Io } from './context.js';
 import { UserError } from './errors.js';
 
 export async function indexCommand(o: CommonOptions & { unresolved?: boolean }, io: Io): Promise<number> {
@@ -54,7 +54,7 @@ export async function callgraphCommand(o: CommonOptions & { format?: string; ref
 }
 
 export async function showCommand(sym: string, o: CommonOptions, io: Io): Promise<number> {
-  const { table, view } = await loadIndex(o, io);
+  const { table, view } = await loadQueries(o, io);
   const id = symbolArg(table, sym);
   const s = table.get(id)!;
   const callers = view.callers(id);
@@ -79,7 +79,7 @@ function edgeLine(e: Edge, side: 'caller' | 'callee'): string {
 }
 
 export async function callersCommand(sym: string, o: CommonOptions, io: Io): Promise<number> {
-  const { table, view } = await loadIndex(o, io);
+  const { table, view } = await loadQueries(o, io);
   const id = symbolArg(table, sym);
   const edges = view.callers(id);
   if (o.json) io.out(JSON.stringify(edges, null, 2) + '\n');
@@ -91,7 +91,7 @@ export async function callersCommand(sym: string, o: CommonOptions, io: Io): Pro
 }
 
 export async function calleesCommand(sym: string, o: CommonOptions & { depth?: string }, io: Io): Promise<number> {
-  const { table, view } = await loadIndex(o, io);
+  const { table, view } = await loadQueries(o, io);
   const id = symbolArg(table, sym);
   const depth = Number(o.depth ?? 1);
   if (!Number.isInteger(depth) || depth < 1) throw new UserError(`--depth must be a positive integer, not '${o.depth}'`);
@@ -112,7 +112,7 @@ export async function calleesCommand(sym: string, o: CommonOptions & { depth?: s
 }
 
 export async function pathCommand(from: string, to: string, o: CommonOptions, io: Io): Promise<number> {
-  const { table, view } = await loadIndex(o, io);
+  const { table, view } = await loadQueries(o, io);
   const a = symbolArg(table, from);
   const b = symbolArg(table, to);
   const path = view.path(a, b);
@@ -131,7 +131,7 @@ export async function pathCommand(from: string, to: string, o: CommonOptions, io
 }
 
 export async function searchCommand(text: string, o: CommonOptions, io: Io): Promise<number> {
-  const { table, view } = await loadIndex(o, io);
+  const { table, view } = await loadQueries(o, io);
   const hits = view.search(text, table.all());
   if (o.json) io.out(JSON.stringify(hits, null, 2) + '\n');
   else for (const s of hits) io.out(`${s.id}  (${s.kind})  ${s.file}:${s.line}\n`);

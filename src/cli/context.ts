@@ -3,7 +3,8 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { BuildContext } from '../model/index.js';
 import { defaultBuildContext, defaultCacheDir, fetchRelease, resolveSourceDir, SourceError, type Scope } from '../source/index.js';
-import { buildIndex, loadIndex as loadStoredIndex, type IndexResult } from '../index/build.js';
+import type { IndexResult } from '../index/build.js';
+import { openStore } from '../index/stored.js';
 import { GraphView, SymbolTable } from '../graph/index.js';
 import { UserError } from './errors.js';
 
@@ -55,10 +56,33 @@ export interface Loaded {
   root: string;
 }
 
-export async function loadIndex(o: CommonOptions, io: Io, progress = false): Promise<Loaded> {
-  const root = await sourceDir(o, io);
+function scopeOf(o: CommonOptions): Scope {
   const scope = (o.scope ?? 'default') as Scope;
   if (scope !== 'default' && scope !== 'all') throw new UserError(`--scope must be 'default' or 'all', not '${o.scope}'`);
+  return scope;
+}
+
+export interface Queries {
+  table: SymbolTable;
+  view: GraphView;
+  root: string;
+}
+
+/**
+ * For the one-shot queries (show, callers, callees, path, search): the on-disk query store when it is
+ * fresh, so neither the parser nor the whole graph is loaded; otherwise a build, which writes it.
+ */
+export async function loadQueries(o: CommonOptions, io: Io): Promise<Queries> {
+  const root = await sourceDir(o, io);
+  const store = openStore({ root, ctx: buildContext(o), scope: scopeOf(o), cacheDir: cacheDirOf(o, io) });
+  if (store) return { table: new SymbolTable(store), view: new GraphView(store), root };
+  const { table, view } = await loadIndex(o, io);
+  return { table, view, root };
+}
+
+export async function loadIndex(o: CommonOptions, io: Io, progress = false): Promise<Loaded> {
+  const root = await sourceDir(o, io);
+  const scope = scopeOf(o);
   let last = 0;
   const onProgress = progress && io.isTTY
     ? (done: number, total: number) => {
@@ -74,6 +98,7 @@ export async function loadIndex(o: CommonOptions, io: Io, progress = false): Pro
   try {
     const options = { root, ctx: buildContext(o), scope, cacheDir: cacheDirOf(o, io), onProgress };
     // `index` always re-checks every file by content; queries trust an unchanged size+mtime manifest.
+    const { buildIndex, loadIndex: loadStoredIndex } = await import('../index/build.js');
     const result = progress ? buildIndex(options) : loadStoredIndex(options);
     return { result, table: new SymbolTable(result.graph.symbols), view: new GraphView(result.graph), root };
   } catch (err) {

@@ -54,7 +54,9 @@ export async function main(argv: string[], io: Io = defaultIo()): Promise<number
   // or all of them for help and unknown commands, so a query does not pay for the site's start-up.
   const first = argv[2];
   const lazy = ['check', 'annotations', 'run', 'notes', 'diff', 'site', 'guide', 'tour'];
-  const need = (...names: string[]) => first === undefined || !lazy.includes(first) || names.includes(first);
+  const core = ['index', 'fetch', 'callgraph', 'show', 'callers', 'callees', 'path', 'search', 'goroutines', 'channels'];
+  // Help, unknown commands and the lazy ones themselves need their modules; the core commands do not.
+  const need = (...names: string[]) => !core.includes(first ?? '') && (first === undefined || !lazy.includes(first) || names.includes(first));
   if (need('check', 'annotations')) {
     const ann = await import('./annotations-commands.js');
   ann.annotationOptions(common(program.command('check').description('check annotation anchors against the lock; with --source, also classify the code under them (fresh, moved, changed, renamed, orphaned)')))

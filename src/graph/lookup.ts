@@ -13,41 +13,73 @@ export function normalizeId(id: string): string {
   return id.replace(/\(\*([^)]+)\)/g, '$1');
 }
 
+/** Symbols kept elsewhere (the query store), decoded one at a time. */
+export interface SymbolSource {
+  get(id: string): SymbolRecord | undefined;
+  /** Unique IDs; the record `get` returns for each is the active build variant's. */
+  symbolIds(): string[];
+  allSymbols(): IterableIterator<SymbolRecord>;
+  /** IDs whose last element is `name`, when the source keeps such an index. */
+  withLastName?(name: string): string[];
+}
+
 export class SymbolTable {
   private byId = new Map<string, SymbolRecord>();
   private names?: Map<string, SymbolRecord[]>;
+  private readonly source?: SymbolSource;
+  private readonly list?: SymbolRecord[];
 
-  constructor(readonly symbols: SymbolRecord[]) {
+  constructor(symbols: SymbolRecord[] | SymbolSource) {
+    if (!Array.isArray(symbols)) {
+      this.source = symbols;
+      return;
+    }
+    this.list = symbols;
     for (const s of symbols) {
       const prev = this.byId.get(s.id);
       if (!prev || (!prev.active && s.active)) this.byId.set(s.id, s);
     }
   }
 
-  /** Symbols by their last name, built on the first short-form lookup (exact IDs never need it). */
+  /** Symbols by their last name, built on the first use (exact IDs never need it). */
   private get byName(): Map<string, SymbolRecord[]> {
     if (!this.names) {
       this.names = new Map();
-      for (const s of this.byId.values()) push(this.names, lastName(s.id), s);
+      if (this.source) for (const id of this.source.symbolIds()) push(this.names, lastName(id), this.source.get(id)!);
+      else for (const s of this.byId.values()) push(this.names, lastName(s.id), s);
     }
     return this.names;
   }
 
+  /** One last name's symbols. Over the store, a scan of the IDs is cheaper than the whole name index. */
+  private named(name: string): SymbolRecord[] {
+    if (this.names || !this.source) return this.byName.get(name) ?? [];
+    if (this.source.withLastName) return this.source.withLastName(name).map((id) => this.source!.get(id)!);
+    const out: SymbolRecord[] = [];
+    for (const id of this.source.symbolIds()) if (id.endsWith(name) && lastName(id) === name) out.push(this.source.get(id)!);
+    return out;
+  }
+
+  /** Every record as given (all build variants); over the store, the active ones. */
+  get symbols(): SymbolRecord[] {
+    return this.list ?? [...this.source!.allSymbols()];
+  }
+
   get(id: string): SymbolRecord | undefined {
-    return this.byId.get(id);
+    return this.source ? this.source.get(id) : this.byId.get(id);
   }
 
   all(): IterableIterator<SymbolRecord> {
-    return this.byId.values();
+    return this.source ? this.source.allSymbols() : this.byId.values();
   }
 
   lookup(query: string): Lookup {
     const q = query.trim();
-    const exact = this.byId.get(q);
+    const exact = this.get(q);
     if (exact) return { ok: true, symbol: exact };
     const nq = normalizeId(q);
     const name = lastName(nq);
-    const pool = this.byName.get(name) ?? [];
+    const pool = this.named(name);
     const direct = pool.filter((s) => normalizeId(s.id) === nq);
     if (direct.length === 1) return { ok: true, symbol: direct[0] };
     let matches = pool.filter((s) => {

@@ -1,35 +1,48 @@
 /** Graph queries over the stored graph: callers, callees to a depth, shortest path, text search. */
 import type { Edge, Graph, SymbolRecord } from '../model/index.js';
+import { compareCallees, compareCallers } from './store.js';
+
+/** Where a view gets each node's edges: an in-memory graph, or the on-disk query store. */
+export interface Adjacency {
+  callees(id: string): Edge[];
+  callers(id: string): Edge[];
+}
 
 export class GraphView {
   private out = new Map<string, Edge[]>();
   private in = new Map<string, Edge[]>();
-
   private sorted = new Set<Edge[]>();
+  private readonly stored?: Adjacency;
 
-  constructor(readonly graph: Graph) {
-    for (const e of graph.edges) {
-      push(this.out, e.caller, e);
-      push(this.in, e.callee, e);
-    }
+  constructor(source: Graph | Adjacency) {
+    if ('edges' in source) {
+      for (const e of source.edges) {
+        push(this.out, e.caller, e);
+        push(this.in, e.callee, e);
+      }
+    } else this.stored = source;
   }
 
   /** Likely targets first; each list is sorted the first time it is asked for. */
   callees(id: string): Edge[] {
-    const list = this.out.get(id);
-    if (!list) return [];
-    if (!this.sorted.has(list)) {
-      list.sort((a, b) => b.confidence - a.confidence || a.callee.localeCompare(b.callee) || a.line - b.line);
-      this.sorted.add(list);
-    }
-    return list;
+    return this.list(this.out, id, 'callees', compareCallees);
   }
 
   callers(id: string): Edge[] {
-    const list = this.in.get(id);
+    return this.list(this.in, id, 'callers', compareCallers);
+  }
+
+  private list(map: Map<string, Edge[]>, id: string, side: 'callers' | 'callees', compare: (a: Edge, b: Edge) => number): Edge[] {
+    let list = map.get(id);
+    if (!list && this.stored) {
+      // The store keeps each list sorted already.
+      list = this.stored[side](id);
+      map.set(id, list);
+      this.sorted.add(list);
+    }
     if (!list) return [];
     if (!this.sorted.has(list)) {
-      list.sort((a, b) => a.caller.localeCompare(b.caller) || a.line - b.line);
+      list.sort(compare);
       this.sorted.add(list);
     }
     return list;

@@ -9,8 +9,12 @@ import { computeScope, openTree, type Scope, type SourcePackage } from '../sourc
 import { extractFile, type FileFacts } from '../parse/index.js';
 import { buildProgram, type PackageInput } from '../resolve/program.js';
 import { resolveProgram } from '../resolve/index.js';
-import { cacheKey, contentHash, readPack, writePack, type FactsPack } from './cache.js';
+import { contentHash, readPack, writePack, writeBytes, type FactsPack } from './cache.js';
 import { packGraph, unpackGraph, type PackedGraph } from '../graph/pack.js';
+import { encodeStore, type Manifest } from '../graph/store.js';
+import { indexDir, manifestFresh, manifestOf, openStore, STORE_FILE } from './stored.js';
+
+export { indexDir, openStore } from './stored.js';
 
 export interface IndexOptions {
   root: string;
@@ -33,11 +37,7 @@ interface GraphPack {
   stamp: string;
   packed: PackedGraph;
   /** Cheap freshness check: each scanned Go file and dir with its size and mtime. */
-  manifest?: { paths: string[]; sizes: number[]; mtimes: number[] };
-}
-
-export function indexDir(opts: IndexOptions): string {
-  return join(opts.cacheDir, 'index', cacheKey(opts.root, opts.ctx, opts.scope ?? 'default'));
+  manifest?: Manifest;
 }
 
 /**
@@ -54,36 +54,6 @@ export function loadIndex(opts: IndexOptions): IndexResult {
     return { graph, timings: { load: performance.now() - t0 }, files: { total: n, parsed: 0, cached: n }, fromCache: true };
   }
   return buildIndex(opts);
-}
-
-function manifestOf(root: string, files: string[]): { paths: string[]; sizes: number[]; mtimes: number[] } {
-  const dirs = new Set(files.map((f) => f.slice(0, Math.max(0, f.lastIndexOf('/')))));
-  const paths = [...files, ...dirs].map((p) => join(root, p));
-  const sizes: number[] = [];
-  const mtimes: number[] = [];
-  for (const p of paths) {
-    try {
-      const st = statSync(p);
-      sizes.push(st.isDirectory() ? -1 : st.size);
-      mtimes.push(st.mtimeMs);
-    } catch {
-      sizes.push(-2);
-      mtimes.push(0);
-    }
-  }
-  return { paths, sizes, mtimes };
-}
-
-function manifestFresh(m: { paths: string[]; sizes: number[]; mtimes: number[] }): boolean {
-  for (let i = 0; i < m.paths.length; i++) {
-    try {
-      const st = statSync(m.paths[i]);
-      if (st.mtimeMs !== m.mtimes[i] || (m.sizes[i] >= 0 && st.size !== m.sizes[i])) return false;
-    } catch {
-      return false;
-    }
-  }
-  return true;
 }
 
 export function buildIndex(opts: IndexOptions): IndexResult {
@@ -124,6 +94,13 @@ export function buildIndex(opts: IndexOptions): IndexResult {
     if (cachedGraph?.packed?.v === 1 && cachedGraph.stamp === stamp) {
       const graph = unpackGraph(cachedGraph.packed);
       lap('load');
+      // Same bytes, but sizes or mtimes may have moved (a checkout, a touch): refresh the query store's manifest.
+      if (!cachedGraph.manifest || !manifestFresh(cachedGraph.manifest) || !openStore(opts)) {
+        const manifest = manifestOf(tree.root, contents.map((c) => c.path));
+        writePack(graphFile, { ...cachedGraph, manifest } satisfies GraphPack);
+        writeBytes(join(dir, STORE_FILE), encodeStore(graph, stamp, manifest));
+      }
+      lap('write');
       return { graph, timings, files: { total: files.length, parsed: 0, cached: contents.length }, fromCache: true };
     }
   }
@@ -161,7 +138,9 @@ export function buildIndex(opts: IndexOptions): IndexResult {
   const graph = resolveProgram(program, { root: tree.root, modulePath: tree.modulePath, context: opts.ctx, diagnostics });
   lap('resolve');
   writePack(packFile, next);
-  writePack(graphFile, { stamp, packed: packGraph(graph), manifest: manifestOf(tree.root, contents.map((c) => c.path)) } satisfies GraphPack);
+  const manifest = manifestOf(tree.root, contents.map((c) => c.path));
+  writePack(graphFile, { stamp, packed: packGraph(graph), manifest } satisfies GraphPack);
+  writeBytes(join(dir, STORE_FILE), encodeStore(graph, stamp, manifest));
   lap('write');
   return { graph, timings, files: { total: files.length, parsed, cached: contents.length - parsed }, fromCache: false };
 }

@@ -23,11 +23,13 @@ export function toolStamp(): string {
   if (stamp) return stamp;
   const here = dirname(fileURLToPath(import.meta.url));
   const h = createHash('sha1').update(FACTS_VERSION);
-  for (const dir of ['parse', 'resolve', 'index', 'graph']) {
+  // The stages whose output is cached: the parser and the resolver, and the cache code itself. The
+  // query store and graph pack carry their own format versions, so view code can change freely.
+  for (const [dir, only] of [['parse'], ['resolve'], ['index', ['build.js', 'build.ts', 'cache.js', 'cache.ts']]] as [string, string[]?][]) {
     const abs = join(here, '..', dir);
     let names: string[] = [];
     try {
-      names = readdirSync(abs).filter((n) => n.endsWith('.js') || n.endsWith('.ts') || n.endsWith('.scm')).sort();
+      names = readdirSync(abs).filter((n) => (n.endsWith('.js') || n.endsWith('.ts') || n.endsWith('.scm')) && (!only || only.includes(n))).sort();
     } catch {
       continue;
     }
@@ -55,9 +57,14 @@ export function readPack<T>(file: string): T | undefined {
 }
 
 export function writePack(file: string, value: unknown): void {
+  writeBytes(file, serialize(value));
+}
+
+/** Writes to a temporary file in the same folder, then renames it over the target. */
+export function writeBytes(file: string, bytes: Uint8Array): void {
   mkdirSync(join(file, '..'), { recursive: true });
   const tmp = `${file}.${process.pid}.${Date.now()}.tmp`;
-  writeFileSync(tmp, serialize(value));
+  writeFileSync(tmp, bytes);
   renameSync(tmp, file);
 }
 

@@ -1,0 +1,412 @@
+/**
+ * The query store: the graph laid out for one-shot commands. `callers X` must answer in a fraction of a
+ * second, so a command reads one binary file and decodes only what it touches: the node names (one
+ * string split once), the adjacency of the nodes it visits (CSR arrays, already sorted the way views
+ * print them) and the records of the symbols it shows (one JSON slice each).
+ *
+ * Layout: 'KAQ2' (bumped with each format change), a u32 header length, a JSON header naming each section's [offset, length] in bytes,
+ * then the sections, each 8-byte aligned so typed arrays can view the buffer without copying.
+ */
+import type { Edge, EdgeKind, EdgeMode, Graph, SymbolRecord } from '../model/index.js';
+
+const MAGIC = 'KAQ2';
+const KINDS: EdgeKind[] = ['static', 'interface', 'method-value', 'func-value', 'closure'];
+const MODES: EdgeMode[] = ['call', 'go', 'defer', 'ref'];
+/** Ints per edge in the adjacency arrays: other end, kind*8+mode, file, line, how, confidence×1000. */
+const W = 6;
+
+export interface Manifest {
+  paths: string[];
+  sizes: ArrayLike<number>;
+  mtimes: ArrayLike<number>;
+}
+
+interface Header {
+  v: 1;
+  stamp: string;
+  nodes: number;
+  symbols: number;
+  strings: string[];
+  stats: Record<string, number>;
+  sections: Record<string, [number, number]>;
+}
+
+/** The symbol a view should show for an ID defined in several build variants: the active one. */
+function preferred(symbols: readonly SymbolRecord[]): SymbolRecord[] {
+  const byId = new Map<string, SymbolRecord>();
+  for (const s of symbols) {
+    const prev = byId.get(s.id);
+    if (!prev || (!prev.active && s.active)) byId.set(s.id, s);
+  }
+  return [...byId.values()];
+}
+
+/** Callers are listed by name then line; callees likely-first (confidence), then name, then line. */
+export function compareCallers(a: Edge, b: Edge): number {
+  return a.caller.localeCompare(b.caller) || a.line - b.line;
+}
+export function compareCallees(a: Edge, b: Edge): number {
+  return b.confidence - a.confidence || a.callee.localeCompare(b.callee) || a.line - b.line;
+}
+
+/** Serializes a graph (plus the freshness manifest of the files it was built from) into the store's bytes. */
+export function encodeStore(g: Graph, stamp: string, manifest: Manifest): Buffer {
+  const symbols = preferred(g.symbols);
+  const index = new Map<string, number>();
+  const names: string[] = [];
+  const node = (id: string): number => {
+    let i = index.get(id);
+    if (i === undefined) {
+      i = names.length;
+      names.push(id);
+      index.set(id, i);
+    }
+    return i;
+  };
+  for (const s of symbols) node(s.id);
+  for (const e of g.edges) {
+    node(e.caller);
+    node(e.callee);
+  }
+  const strings: string[] = [];
+  const stringIndex = new Map<string, number>();
+  const str = (s: string): number => {
+    let i = stringIndex.get(s);
+    if (i === undefined) {
+      i = strings.length;
+      strings.push(s);
+      stringIndex.set(s, i);
+    }
+    return i;
+  };
+  const adjacency = (key: (e: Edge) => string, other: (e: Edge) => string, compare: (a: Edge, b: Edge) => number) => {
+    const lists: Edge[][] = Array.from({ length: names.length }, () => []);
+    for (const e of g.edges) lists[index.get(key(e))!].push(e);
+    const start = new Uint32Array(names.length + 1);
+    const data = new Int32Array(g.edges.length * W);
+    let k = 0;
+    lists.forEach((list, i) => {
+      start[i] = k;
+      list.sort(compare);
+      for (const e of list) {
+        const o = k * W;
+        data[o] = index.get(other(e))!;
+        data[o + 1] = KINDS.indexOf(e.kind) * 8 + MODES.indexOf(e.mode);
+        data[o + 2] = str(e.file);
+        data[o + 3] = e.line;
+        data[o + 4] = str(e.how);
+        data[o + 5] = Math.round(e.confidence * 1000);
+        k++;
+      }
+    });
+    start[names.length] = k;
+    return { start, data };
+  };
+  const out = adjacency((e) => e.caller, (e) => e.callee, compareCallees);
+  const inn = adjacency((e) => e.callee, (e) => e.caller, compareCallers);
+  const json = symbols.map((s) => Buffer.from(JSON.stringify(s)));
+  const jsonStart = new Uint32Array(json.length + 1);
+  let off = 0;
+  json.forEach((b, i) => {
+    jsonStart[i] = off;
+    off += b.length;
+  });
+  jsonStart[json.length] = off;
+  const nameBytes = names.map((n) => Buffer.from(n));
+  const namesStart = new Uint32Array(names.length + 1);
+  let at = 0;
+  nameBytes.forEach((b, i) => {
+    namesStart[i] = at;
+    at += b.length + 1;
+  });
+  namesStart[names.length] = at;
+  const idHash = hashTable(names.length, (i) => hash(names[i]));
+  const groups = new Map<string, number[]>();
+  for (let i = 0; i < symbols.length; i++) {
+    const key = lastName(names[i]);
+    const list = groups.get(key);
+    if (list) list.push(i);
+    else groups.set(key, [i]);
+  }
+  const groupKeys = [...groups.keys()];
+  const groupStart = new Uint32Array(groupKeys.length + 1);
+  const groupNodes = new Int32Array(symbols.length);
+  let g0 = 0;
+  groupKeys.forEach((k, gi) => {
+    groupStart[gi] = g0;
+    for (const n of groups.get(k)!) groupNodes[g0++] = n;
+  });
+  groupStart[groupKeys.length] = g0;
+  const lastHash = hashTable(groupKeys.length, (gi) => hash(groupKeys[gi]));
+  const sections: [string, Buffer][] = [
+    ['names', Buffer.from(names.join('\n'))],
+    ['namesStart', bytes(namesStart)],
+    ['idHash', bytes(idHash)],
+    ['lastHash', bytes(lastHash)],
+    ['groupStart', bytes(groupStart)],
+    ['groupNodes', bytes(groupNodes)],
+    ['symbolJson', Buffer.concat(json)],
+    ['symbolStart', bytes(jsonStart)],
+    ['outStart', bytes(out.start)],
+    ['outData', bytes(out.data)],
+    ['inStart', bytes(inn.start)],
+    ['inData', bytes(inn.data)],
+    ['manifestPaths', Buffer.from(manifest.paths.join('\n'))],
+    ['manifestSizes', bytes(new Float64Array(manifest.sizes))],
+    ['manifestMtimes', bytes(new Float64Array(manifest.mtimes))],
+  ];
+  const header: Header = { v: 1, stamp, nodes: names.length, symbols: symbols.length, strings, stats: g.stats, sections: {} };
+  // Offsets depend on the header's length, which depends on the offsets: lay out relative to the data start.
+  let pos = 0;
+  for (const [name, b] of sections) {
+    header.sections[name] = [pos, b.length];
+    pos = align(pos + b.length);
+  }
+  const head = Buffer.from(JSON.stringify(header));
+  const dataStart = align(8 + head.length);
+  const buf = Buffer.alloc(dataStart + pos);
+  buf.write(MAGIC, 0, 'latin1');
+  buf.writeUInt32LE(head.length, 4);
+  head.copy(buf, 8);
+  for (const [name, b] of sections) b.copy(buf, dataStart + header.sections[name][0]);
+  return buf;
+}
+
+/** The last element of an ID: `syncLoop` of `pkg.(*Kubelet).syncLoop`, `func1` of a closure. */
+export function lastName(id: string): string {
+  const m = /([^./()*]+)$/.exec(id);
+  return m ? m[1] : id;
+}
+
+/** FNV-1a over UTF-16 code units: the same in the writer and the reader, both JavaScript. */
+function hash(s: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < s.length; i++) {
+    h ^= s.charCodeAt(i);
+    h = Math.imul(h, 0x01000193);
+  }
+  return h >>> 0;
+}
+
+/** An open-addressing table (linear probing) of n items, at most half full; empty slots hold -1. */
+function hashTable(n: number, hashOf: (i: number) => number): Int32Array {
+  let size = 16;
+  while (size < n * 2) size *= 2;
+  const t = new Int32Array(size).fill(-1);
+  for (let i = 0; i < n; i++) {
+    let h = hashOf(i) & (size - 1);
+    while (t[h] >= 0) h = (h + 1) & (size - 1);
+    t[h] = i;
+  }
+  return t;
+}
+
+function align(n: number): number {
+  return (n + 7) & ~7;
+}
+
+function bytes(a: Uint32Array | Int32Array | Float64Array): Buffer {
+  return Buffer.from(a.buffer, a.byteOffset, a.byteLength);
+}
+
+/** Reads byte ranges of the store: from a whole buffer, or from an open file on demand. */
+export interface StoreBytes {
+  read(offset: number, length: number): Buffer;
+}
+
+export function bufferBytes(buf: Buffer): StoreBytes {
+  return { read: (o, n) => buf.subarray(o, o + n) };
+}
+
+/**
+ * A read-only view over the store's bytes. Nothing is read or decoded until asked for: a lookup
+ * probes a hash table and decodes one name, an adjacency list reads one slice. Past a few dozen
+ * lookups (a path search) whole sections are read once instead.
+ */
+export class GraphStore {
+  private readonly header: Header;
+  private readonly base: number;
+  private names?: string[];
+  /** Names decoded so far, back to their node index. */
+  private seen = new Map<string, number>();
+  private ops = 0;
+  private records = new Map<number, SymbolRecord>();
+  private nameCache = new Map<number, string>();
+  private cache = new Map<string, Buffer>();
+
+  constructor(private readonly bytes: StoreBytes) {
+    const head = bytes.read(0, 8);
+    if (head.length < 8 || head.toString('latin1', 0, 4) !== MAGIC) throw new Error('not a kubelet-atlas query store');
+    const len = head.readUInt32LE(4);
+    this.header = JSON.parse(bytes.read(8, len).toString('utf8')) as Header;
+    this.base = align(8 + len);
+  }
+
+  get stamp(): string {
+    return this.header.stamp;
+  }
+
+  get stats(): Record<string, number> {
+    return this.header.stats;
+  }
+
+  private range(name: string): [number, number] {
+    const s = this.header.sections[name];
+    if (!s) throw new Error(`query store has no section ${name}`);
+    return [this.base + s[0], s[1]];
+  }
+
+  /** A whole section, read once. */
+  private section(name: string): Buffer {
+    let b = this.cache.get(name);
+    if (!b) {
+      const [o, n] = this.range(name);
+      b = this.bytes.read(o, n);
+      this.cache.set(name, b);
+    }
+    return b;
+  }
+
+  /** `n` bytes at `at` within a section: from the section if it was read whole, else from the file. */
+  private slice(name: string, at: number, n: number): Buffer {
+    const whole = this.cache.get(name);
+    if (whole) return whole.subarray(at, at + n);
+    const [o] = this.range(name);
+    return this.bytes.read(o + at, n);
+  }
+
+  private int(name: string, i: number): number {
+    return this.slice(name, i * 4, 4).readInt32LE(0);
+  }
+
+  /** After some hundreds of small reads (a path search), the sections it walks are read whole. */
+  private count(dir?: 'in' | 'out'): void {
+    if (++this.ops < 500) return;
+    for (const name of ['names', 'namesStart']) this.section(name);
+    if (dir) for (const name of [`${dir}Start`, `${dir}Data`]) this.section(name);
+  }
+
+  manifest(): Manifest {
+    const f = (name: string): Float64Array => {
+      // Copied into an aligned buffer so a Float64Array can view it.
+      const b = this.section(name);
+      const a = new Float64Array(b.length / 8);
+      new Uint8Array(a.buffer).set(b);
+      return a;
+    };
+    return { paths: this.section('manifestPaths').toString('utf8').split('\n'), sizes: f('manifestSizes'), mtimes: f('manifestMtimes') };
+  }
+
+  /** Every node name: symbols first (in store order), then call targets that are not symbols. */
+  nodeNames(): string[] {
+    return (this.names ??= this.header.nodes ? this.section('names').toString('utf8').split('\n') : []);
+  }
+
+  private name(i: number): string {
+    if (this.names) return this.names[i];
+    let n = this.nameCache.get(i);
+    if (n === undefined) {
+      this.count();
+      const b = this.slice('namesStart', i * 4, 8);
+      const from = b.readUInt32LE(0);
+      n = this.slice('names', from, b.readUInt32LE(4) - from - 1).toString('utf8');
+      this.nameCache.set(i, n);
+      this.seen.set(n, i);
+    }
+    return n;
+  }
+
+  private nodeOf(id: string): number | undefined {
+    const known = this.seen.get(id);
+    if (known !== undefined) return known;
+    this.count();
+    const size = this.range('idHash')[1] / 4;
+    for (let h = hash(id) & (size - 1); ; h = (h + 1) & (size - 1)) {
+      const i = this.int('idHash', h);
+      if (i < 0) return undefined;
+      if (this.name(i) === id) return i;
+    }
+  }
+
+  /** The unique symbol IDs (the active variant's record stands for each). */
+  symbolIds(): string[] {
+    return this.nodeNames().slice(0, this.header.symbols);
+  }
+
+  /** Symbol IDs whose last element is `name`, from the stored name index. */
+  withLastName(name: string): string[] {
+    const size = this.range('lastHash')[1] / 4;
+    for (let h = hash(name) & (size - 1); ; h = (h + 1) & (size - 1)) {
+      const g = this.int('lastHash', h);
+      if (g < 0) return [];
+      const b = this.slice('groupStart', g * 4, 8);
+      const from = b.readUInt32LE(0);
+      const to = b.readUInt32LE(4);
+      const nodes = this.slice('groupNodes', from * 4, (to - from) * 4);
+      const ids: string[] = [];
+      for (let k = 0; k < to - from; k++) ids.push(this.name(nodes.readInt32LE(k * 4)));
+      if (lastName(ids[0]) === name) return ids;
+    }
+  }
+
+  get(id: string): SymbolRecord | undefined {
+    const i = this.nodeOf(id);
+    if (i === undefined || i >= this.header.symbols) return undefined;
+    return this.record(i);
+  }
+
+  private record(i: number): SymbolRecord {
+    let r = this.records.get(i);
+    if (!r) {
+      const b = this.slice('symbolStart', i * 4, 8);
+      const from = b.readUInt32LE(0);
+      r = JSON.parse(this.slice('symbolJson', from, b.readUInt32LE(4) - from).toString('utf8')) as SymbolRecord;
+      this.records.set(i, r);
+    }
+    return r;
+  }
+
+  *allSymbols(): IterableIterator<SymbolRecord> {
+    this.section('symbolJson');
+    this.section('symbolStart');
+    for (let i = 0; i < this.header.symbols; i++) yield this.record(i);
+  }
+
+  callees(id: string): Edge[] {
+    return this.adjacent(id, 'out');
+  }
+
+  callers(id: string): Edge[] {
+    return this.adjacent(id, 'in');
+  }
+
+  private adjacent(id: string, dir: 'in' | 'out'): Edge[] {
+    const i = this.nodeOf(id);
+    if (i === undefined) return [];
+    const startName = dir === 'out' ? 'outStart' : 'inStart';
+    const dataName = dir === 'out' ? 'outData' : 'inData';
+    this.count(dir);
+    const b = this.slice(startName, i * 4, 8);
+    const from = b.readUInt32LE(0);
+    const count = b.readUInt32LE(4) - from;
+    const data = this.slice(dataName, from * W * 4, count * W * 4);
+    const S = this.header.strings;
+    const list: Edge[] = [];
+    for (let k = 0; k < count; k++) {
+      const at = (n: number) => data.readInt32LE((k * W + n) * 4);
+      const other = this.name(at(0));
+      const km = at(1);
+      list.push({
+        caller: dir === 'out' ? id : other,
+        callee: dir === 'out' ? other : id,
+        kind: KINDS[km >> 3],
+        mode: MODES[km & 7],
+        file: S[at(2)],
+        line: at(3),
+        how: S[at(4)],
+        confidence: at(5) / 1000,
+      });
+    }
+    return list;
+  }
+}
