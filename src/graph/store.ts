@@ -79,45 +79,57 @@ export function encodeStore(g: Graph, stamp: string, manifest: Manifest): Buffer
     }
     return i;
   };
-  const adjacency = (key: (e: Edge) => string, other: (e: Edge) => string, compare: (a: Edge, b: Edge) => number) => {
-    const lists: Edge[][] = Array.from({ length: names.length }, () => []);
-    for (const e of g.edges) lists[index.get(key(e))!].push(e);
+  // Names ranked once in locale order, so the sorts below compare integers, not strings, and still
+  // give the order compareCallers/compareCallees give (names that compare equal share a rank).
+  const order = names.map((_, i) => i).sort((a, b) => names[a].localeCompare(names[b]));
+  const rank = new Int32Array(names.length);
+  order.forEach((n, k) => {
+    rank[n] = k > 0 && names[order[k - 1]].localeCompare(names[n]) === 0 ? rank[order[k - 1]] : k;
+  });
+  const edges = g.edges;
+  const from = Int32Array.from(edges, (e) => index.get(e.caller)!);
+  const to = Int32Array.from(edges, (e) => index.get(e.callee)!);
+  const adjacency = (key: Int32Array, other: Int32Array, compare: (a: number, b: number) => number) => {
+    // Edge numbers grouped by node (counting sort), then each group sorted.
     const start = new Uint32Array(names.length + 1);
-    const data = new Int32Array(g.edges.length * W);
-    let k = 0;
-    lists.forEach((list, i) => {
-      start[i] = k;
-      list.sort(compare);
-      for (const e of list) {
-        const o = k * W;
-        data[o] = index.get(other(e))!;
-        data[o + 1] = KINDS.indexOf(e.kind) * 8 + MODES.indexOf(e.mode);
-        data[o + 2] = str(e.file);
-        data[o + 3] = e.line;
-        data[o + 4] = str(e.how);
-        data[o + 5] = Math.round(e.confidence * 1000);
-        k++;
-      }
+    for (let k = 0; k < edges.length; k++) start[key[k] + 1]++;
+    for (let i = 0; i < names.length; i++) start[i + 1] += start[i];
+    const fill = start.slice(0, names.length);
+    const ids = new Int32Array(edges.length);
+    for (let k = 0; k < edges.length; k++) ids[fill[key[k]]++] = k;
+    const data = new Int32Array(edges.length * W);
+    for (let i = 0; i < names.length; i++) {
+      const group = ids.subarray(start[i], start[i + 1]);
+      if (group.length > 1) group.sort(compare);
+    }
+    ids.forEach((k, j) => {
+      const e = edges[k];
+      const o = j * W;
+      data[o] = other[k];
+      data[o + 1] = KINDS.indexOf(e.kind) * 8 + MODES.indexOf(e.mode);
+      data[o + 2] = str(e.file);
+      data[o + 3] = e.line;
+      data[o + 4] = str(e.how);
+      data[o + 5] = Math.round(e.confidence * 1000);
     });
-    start[names.length] = k;
     return { start, data };
   };
-  const out = adjacency((e) => e.caller, (e) => e.callee, compareCallees);
-  const inn = adjacency((e) => e.callee, (e) => e.caller, compareCallers);
-  const json = symbols.map((s) => Buffer.from(JSON.stringify(s)));
+  const out = adjacency(from, to, (a, b) => edges[b].confidence - edges[a].confidence || rank[to[a]] - rank[to[b]] || edges[a].line - edges[b].line);
+  const inn = adjacency(to, from, (a, b) => rank[from[a]] - rank[from[b]] || edges[a].line - edges[b].line);
+  // One encoding of all records at once; each record's byte length gives the offsets.
+  const json = symbols.map((s) => JSON.stringify(s));
   const jsonStart = new Uint32Array(json.length + 1);
   let off = 0;
-  json.forEach((b, i) => {
+  json.forEach((j, i) => {
     jsonStart[i] = off;
-    off += b.length;
+    off += Buffer.byteLength(j);
   });
   jsonStart[json.length] = off;
-  const nameBytes = names.map((n) => Buffer.from(n));
   const namesStart = new Uint32Array(names.length + 1);
   let at = 0;
-  nameBytes.forEach((b, i) => {
+  names.forEach((n, i) => {
     namesStart[i] = at;
-    at += b.length + 1;
+    at += Buffer.byteLength(n) + 1;
   });
   namesStart[names.length] = at;
   const idHash = hashTable(names.length, (i) => hash(names[i]));
@@ -145,7 +157,7 @@ export function encodeStore(g: Graph, stamp: string, manifest: Manifest): Buffer
     ['lastHash', bytes(lastHash)],
     ['groupStart', bytes(groupStart)],
     ['groupNodes', bytes(groupNodes)],
-    ['symbolJson', Buffer.concat(json)],
+    ['symbolJson', Buffer.from(json.join(''))],
     ['symbolStart', bytes(jsonStart)],
     ['outStart', bytes(out.start)],
     ['outData', bytes(out.data)],

@@ -6,10 +6,10 @@ import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { BuildContext, Diagnostic, Graph } from '../model/index.js';
 import { computeScope, openTree, type Scope, type SourcePackage } from '../source/index.js';
-import { extractFile, type FileFacts } from '../parse/index.js';
+import { extractAll, type FileFacts } from '../parse/index.js';
 import { buildProgram, type PackageInput } from '../resolve/program.js';
 import { resolveProgram } from '../resolve/index.js';
-import { contentHash, readPack, writePack, writeBytes, type FactsPack } from './cache.js';
+import { contentHash, factsKey, readFactsPack, readPack, unpackFacts, writeBytes, writeFactsPack, writePack, type FactsPack } from './cache.js';
 import { packGraph, unpackGraph, type PackedGraph } from '../graph/pack.js';
 import { encodeStore, type Manifest } from '../graph/store.js';
 import { indexDir, manifestFresh, manifestOf, openStore, STORE_FILE } from './stored.js';
@@ -24,6 +24,8 @@ export interface IndexOptions {
   onProgress?: (done: number, total: number, what: string) => void;
   /** Skip the graph cache (always resolve). */
   fresh?: boolean;
+  /** Parse worker threads (default: the cores available; 0 or 1 parses on this thread). */
+  workers?: number;
 }
 
 export interface IndexResult {
@@ -70,7 +72,7 @@ export function buildIndex(opts: IndexOptions): IndexResult {
   lap('source');
 
   const dir = indexDir(opts);
-  const packFile = join(dir, 'facts.v8');
+  const packFile = join(dir, 'facts.bin');
   const graphFile = join(dir, 'graph.v8');
   const next: FactsPack = new Map();
   const files = scoped.packages.flatMap((p) => p.files);
@@ -105,20 +107,28 @@ export function buildIndex(opts: IndexOptions): IndexResult {
     }
   }
   // Only now, when the graph must be rebuilt, is the (large) per-file facts pack worth loading.
-  const old: FactsPack = readPack<FactsPack>(packFile) ?? new Map();
+  const old: FactsPack = readFactsPack(packFile);
   lap('load');
-  let parsed = 0;
   const factsByPath = new Map<string, FileFacts>();
-  contents.forEach((c, i) => {
-    let facts = old.get(c.hash);
-    if (!facts || facts.path !== c.path) {
-      facts = extractFile(c.path, c.bytes!);
-      parsed++;
-    }
-    next.set(c.hash, facts);
-    factsByPath.set(c.path, facts);
-    opts.onProgress?.(i + 1, contents.length, c.path);
+  const missing: typeof contents = [];
+  for (const c of contents) {
+    const key = factsKey(c.path, c.hash);
+    const packed = old.get(key);
+    if (packed) {
+      next.set(key, packed);
+      factsByPath.set(c.path, unpackFacts(packed));
+    } else missing.push(c);
+  }
+  const cached = contents.length - missing.length;
+  const extracted = extractAll(missing.map((c) => ({ path: c.path, bytes: c.bytes! })), {
+    workers: opts.workers,
+    onProgress: opts.onProgress && ((done, _total, what) => opts.onProgress!(cached + done, contents.length, what)),
   });
+  missing.forEach((c, i) => {
+    next.set(factsKey(c.path, c.hash), extracted[i].packed);
+    factsByPath.set(c.path, extracted[i].facts);
+  });
+  const parsed = missing.length;
   lap('parse');
 
   const inputs: PackageInput[] = scoped.packages.map((p) => ({
@@ -137,7 +147,7 @@ export function buildIndex(opts: IndexOptions): IndexResult {
   lap('program');
   const graph = resolveProgram(program, { root: tree.root, modulePath: tree.modulePath, context: opts.ctx, diagnostics });
   lap('resolve');
-  writePack(packFile, next);
+  writeFactsPack(packFile, next);
   const manifest = manifestOf(tree.root, contents.map((c) => c.path));
   writePack(graphFile, { stamp, packed: packGraph(graph), manifest } satisfies GraphPack);
   writeBytes(join(dir, STORE_FILE), encodeStore(graph, stamp, manifest));

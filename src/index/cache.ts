@@ -3,7 +3,7 @@
  * tree and build context, written atomically, so a second run re-parses only files whose bytes changed.
  */
 import { createHash } from 'node:crypto';
-import { mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, writeFileSync, writeSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { deserialize, serialize } from 'node:v8';
@@ -11,7 +11,7 @@ import type { FileFacts } from '../parse/index.js';
 import type { BuildContext } from '../model/index.js';
 
 /** Bumped whenever the facts' shape or the extractor's output changes. */
-export const FACTS_VERSION = 'facts-5';
+export const FACTS_VERSION = 'facts-6';
 
 let stamp: string | undefined;
 
@@ -68,4 +68,69 @@ export function writeBytes(file: string, bytes: Uint8Array): void {
   renameSync(tmp, file);
 }
 
-export type FactsPack = Map<string, FileFacts>;
+/**
+ * The per-file facts cache: each entry is one file's facts as serialized by node:v8 (by the parse
+ * worker that made them), keyed by file path and content hash. Entries are deserialized only when
+ * used, and a rebuild writes unchanged entries back byte for byte.
+ * Layout: 'KAF1', a u32 header length, a JSON header { keys, lengths }, then the entries in order.
+ */
+export type FactsPack = Map<string, Uint8Array>;
+
+const FACTS_MAGIC = 'KAF1';
+
+export function factsKey(path: string, hash: string): string {
+  return `${hash} ${path}`;
+}
+
+export function readFactsPack(file: string): FactsPack {
+  const out: FactsPack = new Map();
+  let buf: Buffer;
+  try {
+    buf = readFileSync(file);
+  } catch {
+    return out;
+  }
+  if (buf.length < 8 || buf.toString('latin1', 0, 4) !== FACTS_MAGIC) return out;
+  const len = buf.readUInt32LE(4);
+  let header: { keys: string[]; lengths: number[] };
+  try {
+    header = JSON.parse(buf.toString('utf8', 8, 8 + len)) as typeof header;
+  } catch {
+    return out;
+  }
+  let at = 8 + len;
+  header.keys.forEach((k, i) => {
+    out.set(k, buf.subarray(at, at + header.lengths[i]));
+    at += header.lengths[i];
+  });
+  return out;
+}
+
+export function writeFactsPack(file: string, pack: FactsPack): void {
+  const keys = [...pack.keys()];
+  const head = Buffer.from(JSON.stringify({ keys, lengths: keys.map((k) => pack.get(k)!.length) }));
+  const pre = Buffer.alloc(8);
+  pre.write(FACTS_MAGIC, 0, 'latin1');
+  pre.writeUInt32LE(head.length, 4);
+  writeChunks(file, [pre, head, ...pack.values()]);
+}
+
+/** Like writeBytes, for content in pieces (no concatenated copy). */
+export function writeChunks(file: string, chunks: Uint8Array[]): void {
+  mkdirSync(join(file, '..'), { recursive: true });
+  const tmp = `${file}.${process.pid}.${Date.now()}.tmp`;
+  const fd = openSync(tmp, 'w');
+  try {
+    for (const c of chunks) {
+      let done = 0;
+      while (done < c.length) done += writeSync(fd, c, done, c.length - done);
+    }
+  } finally {
+    closeSync(fd);
+  }
+  renameSync(tmp, file);
+}
+
+export function unpackFacts(bytes: Uint8Array): FileFacts {
+  return deserialize(bytes) as FileFacts;
+}

@@ -8,10 +8,11 @@ import type { FileDiagnostic, FileFacts, FuncFacts, ImportFacts, TypeFacts, Valu
 import { walkExpression, walkFunction, type FileWalk } from './body.js';
 import { typeOf, typeParamNames } from './types.js';
 import { fingerprint } from './fingerprint.js';
-import { loadQuery } from './query.js';
+import { loadQuery, querySource } from './query.js';
+import { flatParser, type FlatParser } from './flat.js';
 
 type SyntaxNode = LightNode;
-import { lighten, Source, type LightNode } from './light.js';
+import { LEAVES, lighten, LightNode, Source } from './light.js';
 
 const CAPTURES = [
   'package', 'import', 'definition.function', 'definition.method', 'definition.type', 'definition.var',
@@ -31,6 +32,32 @@ function setup(): { parser: Parser; query: Parser.Query } {
     declQuery = loadQuery(Go, 'declarations.scm', CAPTURES);
   }
   return { parser, query: declQuery! };
+}
+
+/** Anonymous tokens the extractor looks at (besides those with a field name, which are always kept). */
+const KEPT_TOKENS = [':=', '*'];
+
+let fast: FlatParser | null | undefined;
+
+function fastParser(): FlatParser | undefined {
+  if (fast === undefined) {
+    // The query is also compiled by the bindings, which check its capture names against CAPTURES.
+    setup();
+    fast = flatParser(querySource('declarations.scm'), [...LEAVES], KEPT_TOKENS) ?? null;
+  }
+  return fast ?? undefined;
+}
+
+/** Whether the addon parser is in use (the benchmark reports it). */
+export function nativeParserInUse(): boolean {
+  return fastParser() !== undefined;
+}
+
+/** tree-sitter alone, for the benchmark's baseline: the addon's parse when it is in use, else the bindings'. */
+export function parseOnly(text: string): void {
+  const f = fastParser();
+  if (f) f.parseOnly(text);
+  else setup().parser.parse(text, undefined, { bufferSize: Math.max(32 * 1024, text.length * 2 + 16) });
 }
 
 /** Decodes bytes as UTF-8, reporting the line of the first invalid sequence. */
@@ -54,10 +81,10 @@ export function extractFile(path: string, bytes: Uint8Array): FileFacts {
   const { text, diagnostic } = decode(bytes);
   if (diagnostic) facts.diagnostics.push(diagnostic);
   facts.lines = text.split('\n').length;
-  const { parser, query } = setup();
-  let tree: Parser.Tree;
+  const src = new Source(text);
+  let captures: { name: string; node: LightNode }[];
   try {
-    tree = parser.parse(text, undefined, { bufferSize: Math.max(32 * 1024, text.length * 2 + 16) });
+    captures = parseTree(text, src);
   } catch (err) {
     facts.diagnostics.push({ code: 'syntax', message: `tree-sitter could not parse the file: ${(err as Error).message}`, line: 1 });
     return facts;
@@ -65,28 +92,14 @@ export function extractFile(path: string, bytes: Uint8Array): FileFacts {
   const walk: FileWalk = { funcs: facts.funcs, text };
   let initCount = 0;
   let errors = 0;
-  const src = new Source(text);
-  const root = lighten(tree, src);
-  // The query runs natively; its captures are mapped onto the light copy by position and type.
-  const byPlace = new Map<string, LightNode>();
-  const index = (n: LightNode) => {
-    byPlace.set(`${n.startIndex}:${n.type}`, n);
-    for (const c of n.children) if (c.type !== 'block' && c.type !== 'func_literal') index(c);
-  };
-  index(root);
-  const light = (n: Parser.SyntaxNode): LightNode | undefined => byPlace.get(`${n.startIndex}:${n.type}`);
-  for (const capture of query.captures(tree.rootNode)) {
-    const name = capture.name;
+  for (const { name, node } of captures) {
     if (name === 'error' || name === 'missing') {
       if (errors++ < 5) {
-        const n = capture.node;
-        const what = name === 'missing' ? `missing ${n.type}` : `unexpected ${JSON.stringify(n.text.slice(0, 30))}`;
-        facts.diagnostics.push({ code: 'syntax', message: `syntax error: ${what}`, line: n.startPosition.row + 1 });
+        const what = name === 'missing' ? `missing ${node.type}` : `unexpected ${JSON.stringify(node.text.slice(0, 30))}`;
+        facts.diagnostics.push({ code: 'syntax', message: `syntax error: ${what}`, line: node.startPosition.row + 1 });
       }
       continue;
     }
-    const node = light(capture.node);
-    if (!node) continue;
     switch (name) {
       case 'package':
         facts.pkg = node.text;
@@ -122,6 +135,36 @@ export function extractFile(path: string, bytes: Uint8Array): FileFacts {
   if (errors > 5) facts.diagnostics.push({ code: 'syntax', message: `${errors - 5} more syntax errors`, line: 1 });
   if (!facts.pkg) facts.diagnostics.push({ code: 'syntax', message: 'no package clause', line: 1 });
   return facts;
+}
+
+/** The declaration query's captures, each on the light copy of the tree. */
+function parseTree(text: string, src: Source): { name: string; node: LightNode }[] {
+  const f = fastParser();
+  if (f) return f.parse(text, src).captures;
+  const { parser, query } = setup();
+  const tree = parser.parse(text, undefined, { bufferSize: Math.max(32 * 1024, text.length * 2 + 16) });
+  const root = lighten(tree, src);
+  // The query runs natively; its captures are mapped onto the light copy by position and type.
+  const byPlace = new Map<string, LightNode>();
+  const index = (n: LightNode) => {
+    byPlace.set(`${n.startIndex}:${n.type}`, n);
+    for (const c of n.children) if (c.type !== 'block' && c.type !== 'func_literal') index(c);
+  };
+  index(root);
+  const out: { name: string; node: LightNode }[] = [];
+  for (const capture of query.captures(tree.rootNode)) {
+    const name = capture.name;
+    if (name === 'error' || name === 'missing') {
+      // Errors may sit inside bodies, which the index above skips: copy the few facts a message needs.
+      const n = capture.node;
+      const copy = new LightNode(n.type, n.isNamed, null, n.startIndex, n.endIndex, src);
+      out.push({ name, node: copy });
+      continue;
+    }
+    const node = byPlace.get(`${capture.node.startIndex}:${capture.node.type}`);
+    if (node) out.push({ name, node });
+  }
+  return out;
 }
 
 function importOf(node: SyntaxNode): ImportFacts {

@@ -5,8 +5,11 @@
  */
 import type Parser from 'tree-sitter';
 
+/** Shared by every leaf until it gets a child: most nodes are leaves, and an array each is garbage. */
+const NO_CHILDREN: LightNode[] = [];
+
 export class LightNode {
-  children: LightNode[] = [];
+  children: LightNode[] = NO_CHILDREN;
   parent: LightNode | null = null;
   private named?: LightNode[];
 
@@ -52,6 +55,12 @@ export class LightNode {
   }
 }
 
+/** Appends a child, giving the parent its own array on the first one. */
+export function adopt(parent: LightNode, child: LightNode): void {
+  if (parent.children === NO_CHILDREN) parent.children = [child];
+  else parent.children.push(child);
+}
+
 /** The file text with a line index, so rows are computed only when asked for. */
 export class Source {
   private lineStarts: number[];
@@ -73,7 +82,7 @@ export class Source {
   }
 }
 
-const LEAVES = new Set(['interpreted_string_literal', 'raw_string_literal', 'rune_literal', 'comment', 'int_literal', 'float_literal']);
+export const LEAVES = new Set(['interpreted_string_literal', 'raw_string_literal', 'rune_literal', 'comment', 'int_literal', 'float_literal']);
 
 /** Copies the tree; anonymous leaf tokens are kept (the extractor looks for `*`, `:=`). */
 export function lighten(tree: Parser.Tree, src: Source): LightNode {
@@ -85,7 +94,7 @@ export function lighten(tree: Parser.Tree, src: Source): LightNode {
     const parent = stack[stack.length - 1];
     const node = new LightNode(cursor.nodeType, cursor.nodeIsNamed, cursor.currentFieldName || null, cursor.startIndex, cursor.endIndex, src);
     node.parent = parent;
-    parent.children.push(node);
+    adopt(parent, node);
     // The insides of literals and comments are never looked at: do not copy them.
     if (!LEAVES.has(node.type) && cursor.gotoFirstChild()) {
       stack.push(node);

@@ -20,6 +20,10 @@ function queryPath(name: string): string {
   throw new Error(`query file ${name} not found next to ${here}; reinstall the package`);
 }
 
+export function querySource(name: string): string {
+  return readFileSync(queryPath(name), 'utf8');
+}
+
 export function loadQuery(language: unknown, name: string, captures: readonly string[]): Parser.Query {
   const source = readFileSync(queryPath(name), 'utf8');
   const query = new Parser.Query(language as Parser.Language, source);

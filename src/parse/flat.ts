@@ -1,0 +1,92 @@
+/**
+ * The fast path of the parse stage: a small Node-API addon (src/parse/native) built from the very C
+ * sources the tree-sitter and tree-sitter-go packages ship. It parses and returns the whole tree as one
+ * integer array, where the tree-sitter bindings cost several native calls per node. When the addon was
+ * not built (no compiler at install) or KUBELET_ATLAS_NATIVE=0, the extractor walks the bindings instead.
+ */
+import { createRequire } from 'node:module';
+import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { adopt, LightNode, Source } from './light.js';
+
+interface Addon {
+  setup(query: string, leaves: string[], keep: string[]): { types: string[]; named: boolean[]; fields: string[]; captures: string[] };
+  parse(text: string, target: ArrayBuffer): number;
+  take(target: ArrayBuffer): number;
+  parseOnly(text: string): void;
+}
+
+export interface FlatParse {
+  root: LightNode;
+  captures: { name: string; node: LightNode }[];
+}
+
+export interface FlatParser {
+  parse(text: string, src: Source): FlatParse;
+  /** Parse and discard: tree-sitter's own cost, for the benchmark's baseline. */
+  parseOnly(text: string): void;
+}
+
+const here = dirname(fileURLToPath(import.meta.url));
+
+function loadAddon(): Addon | undefined {
+  if (process.env['KUBELET_ATLAS_NATIVE'] === '0') return undefined;
+  const rel = join('src', 'parse', 'native', 'build', 'Release', 'flat_tree.node');
+  // From dist/src/parse (compiled) or src/parse (sources), the package root is two or three levels up.
+  for (const root of [join(here, '..', '..', '..'), join(here, '..', '..')]) {
+    const file = join(root, rel);
+    if (!existsSync(file)) continue;
+    try {
+      return createRequire(import.meta.url)(file) as Addon;
+    } catch {
+      return undefined;
+    }
+  }
+  return undefined;
+}
+
+let cached: FlatParser | null | undefined;
+
+/** The addon-backed parser, or undefined when it is not available. */
+export function flatParser(query: string, leaves: readonly string[], keep: readonly string[]): FlatParser | undefined {
+  if (cached !== undefined) return cached ?? undefined;
+  const addon = loadAddon();
+  if (!addon) {
+    cached = null;
+    return undefined;
+  }
+  const meta = addon.setup(query, [...leaves], [...keep]);
+  const fields = meta.fields.map((f) => f || null);
+  // One buffer for every file, grown when a file needs more: no garbage per parse.
+  let w = new Uint32Array(1 << 20);
+  cached = {
+    parseOnly: (text) => addon.parseOnly(text),
+    parse(text, src) {
+      let n = addon.parse(text, w.buffer as ArrayBuffer);
+      if (n < 0) {
+        w = new Uint32Array(Math.max(-n, w.length * 2));
+        n = addon.take(w.buffer as ArrayBuffer);
+      }
+      const count = w[0];
+      const nodes: LightNode[] = new Array(count);
+      for (let i = 0; i < count; i++) {
+        const o = 2 + i * 4;
+        const packed = w[o];
+        const sym = packed & 0xffff;
+        // 0xffff is tree-sitter's ERROR symbol, which has no entry in the language's symbol table.
+        const node = new LightNode(sym === 0xffff ? 'ERROR' : meta.types[sym], ((packed >>> 24) & 1) === 1, fields[(packed >>> 16) & 0xff], w[o + 1], w[o + 2], src);
+        nodes[i] = node;
+        const parent = w[o + 3];
+        if (parent !== 0xffffffff) {
+          node.parent = nodes[parent];
+          adopt(nodes[parent], node);
+        }
+      }
+      const captures: FlatParse['captures'] = [];
+      for (let k = 0, o = 2 + count * 4; k < w[1]; k++, o += 2) captures.push({ name: meta.captures[w[o]], node: nodes[w[o + 1]] });
+      return { root: nodes[0], captures };
+    },
+  };
+  return cached;
+}

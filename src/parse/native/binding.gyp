@@ -1,0 +1,18 @@
+{
+  "targets": [
+    {
+      "target_name": "flat_tree",
+      "sources": [
+        "flat_tree.c",
+        "../../../node_modules/tree-sitter-go/src/parser.c"
+      ],
+      "include_dirs": [
+        "../../../node_modules/tree-sitter/vendor/tree-sitter/lib/include",
+        "../../../node_modules/tree-sitter/vendor/tree-sitter/lib/src",
+        "../../../node_modules/tree-sitter-go/src"
+      ],
+      "cflags_c": ["-std=c11", "-O2", "-Wno-unused-parameter", "-Wno-unused-but-set-variable"],
+      "defines": ["NAPI_VERSION=8", "_POSIX_C_SOURCE=200112L", "_DEFAULT_SOURCE"]
+    }
+  ]
+}

@@ -1,0 +1,324 @@
+/*
+ * flat_tree: tree-sitter's runtime and the Go grammar (the C sources shipped in the tree-sitter and
+ * tree-sitter-go packages) behind a three-function Node-API addon. parse() returns a whole syntax
+ * tree as one array of integers, so JavaScript never makes a native call per node.
+ *
+ * Output (Uint32 words, copied into a buffer the caller owns and reuses): [nodeCount, captureCount,
+ *   nodeCount x (type | field << 16 | named << 24 | missing << 25), start, end, parent,
+ *   captureCount x (captureId, nodeIndex)]
+ * Nodes are in preorder; start/end are UTF-16 code-unit offsets, parent is a node index (root: -1).
+ * Anonymous tokens are left out unless they carry a field name, are missing, or are listed as kept;
+ * the insides of nodes listed as leaves are left out.
+ */
+#include <node_api.h>
+#include <stdlib.h>
+#include <stdio.h>
+#include <string.h>
+#include <tree_sitter/api.h>
+/* One translation unit with the runtime, so the per-node accessors used below can be inlined. */
+#include "lib.c"
+
+const TSLanguage *tree_sitter_go(void);
+
+typedef struct {
+  uint32_t *w;
+  size_t len, cap;
+} Words;
+
+typedef struct {
+  TSParser *parser;
+  TSQuery *query;
+  TSQueryCursor *qcursor;
+  const TSLanguage *lang;
+  uint8_t *leaf;   /* by symbol: do not descend */
+  uint8_t *keep;   /* by symbol: keep although anonymous */
+  uint32_t symbols;
+  Words last;   /* the last result, kept between parse() and take() and reused from file to file */
+} State;
+
+/* One state per JavaScript thread (main and each worker): a TSParser must not be shared. */
+static State *state_of(napi_env env) {
+  void *data = NULL;
+  napi_get_instance_data(env, &data);
+  return (State *)data;
+}
+
+static void free_state(napi_env env, void *data, void *hint) {
+  State *s = (State *)data;
+  if (s->parser) ts_parser_delete(s->parser);
+  if (s->query) ts_query_delete(s->query);
+  if (s->qcursor) ts_query_cursor_delete(s->qcursor);
+  free(s->leaf);
+  free(s->keep);
+  free(s->last.w);
+  free(s);
+}
+
+#define CHECK(call) do { if ((call) != napi_ok) { napi_throw_error(env, NULL, "flat_tree: " #call " failed"); return NULL; } } while (0)
+
+static int push(Words *b, uint32_t v) {
+  if (b->len == b->cap) {
+    size_t cap = b->cap ? b->cap * 2 : 4096;
+    uint32_t *w = realloc(b->w, cap * sizeof(uint32_t));
+    if (!w) return 0;
+    b->w = w;
+    b->cap = cap;
+  }
+  b->w[b->len++] = v;
+  return 1;
+}
+
+static void set_symbols(napi_env env, State *st, napi_value arr, uint8_t *flags) {
+  uint32_t n = 0;
+  napi_get_array_length(env, arr, &n);
+  for (uint32_t i = 0; i < n; i++) {
+    napi_value v;
+    char name[128];
+    size_t len = 0;
+    napi_get_element(env, arr, i, &v);
+    if (napi_get_value_string_utf8(env, v, name, sizeof name, &len) != napi_ok) continue;
+    for (uint32_t s = 0; s < st->symbols; s++) {
+      const char *sn = ts_language_symbol_name(st->lang, (TSSymbol)s);
+      if (sn && strcmp(sn, name) == 0) flags[s] = 1;
+    }
+  }
+}
+
+/* setup(querySource, leafTypes[], keptAnonymousTypes[]) -> { types: string[], named: bool[], fields: string[], captures: string[] } */
+static napi_value setup(napi_env env, napi_callback_info info) {
+  size_t argc = 3;
+  napi_value argv[3];
+  CHECK(napi_get_cb_info(env, info, &argc, argv, NULL, NULL));
+  State *st = state_of(env);
+  if (!st->parser) {
+    st->lang = tree_sitter_go();
+    st->parser = ts_parser_new();
+    ts_parser_set_language(st->parser, st->lang);
+    st->symbols = ts_language_symbol_count(st->lang);
+    st->leaf = calloc(st->symbols + 1, 1);
+    st->keep = calloc(st->symbols + 1, 1);
+    st->qcursor = ts_query_cursor_new();
+  }
+  size_t qlen = 0;
+  CHECK(napi_get_value_string_utf8(env, argv[0], NULL, 0, &qlen));
+  char *qsrc = malloc(qlen + 1);
+  CHECK(napi_get_value_string_utf8(env, argv[0], qsrc, qlen + 1, &qlen));
+  uint32_t err_offset = 0;
+  TSQueryError err = TSQueryErrorNone;
+  TSQuery *q = ts_query_new(st->lang, qsrc, (uint32_t)qlen, &err_offset, &err);
+  free(qsrc);
+  if (!q) {
+    char msg[96];
+    snprintf(msg, sizeof msg, "query error %d at offset %u", (int)err, err_offset);
+    napi_throw_error(env, NULL, msg);
+    return NULL;
+  }
+  if (st->query) ts_query_delete(st->query);
+  st->query = q;
+  memset(st->leaf, 0, st->symbols);
+  memset(st->keep, 0, st->symbols);
+  set_symbols(env, st, argv[1], st->leaf);
+  set_symbols(env, st, argv[2], st->keep);
+
+  napi_value out, types, named, fields, captures;
+  CHECK(napi_create_object(env, &out));
+  CHECK(napi_create_array_with_length(env, st->symbols, &types));
+  CHECK(napi_create_array_with_length(env, st->symbols, &named));
+  for (uint32_t s = 0; s < st->symbols; s++) {
+    napi_value v, b;
+    const char *sn = ts_language_symbol_name(st->lang, (TSSymbol)s);
+    CHECK(napi_create_string_utf8(env, sn ? sn : "", NAPI_AUTO_LENGTH, &v));
+    CHECK(napi_set_element(env, types, s, v));
+    CHECK(napi_get_boolean(env, ts_language_symbol_type(st->lang, (TSSymbol)s) == TSSymbolTypeRegular, &b));
+    CHECK(napi_set_element(env, named, s, b));
+  }
+  uint32_t nf = ts_language_field_count(st->lang);
+  CHECK(napi_create_array_with_length(env, nf + 1, &fields));
+  for (uint32_t f = 0; f <= nf; f++) {
+    napi_value v;
+    const char *fname = f ? ts_language_field_name_for_id(st->lang, (TSFieldId)f) : NULL;
+    CHECK(napi_create_string_utf8(env, fname ? fname : "", NAPI_AUTO_LENGTH, &v));
+    CHECK(napi_set_element(env, fields, f, v));
+  }
+  uint32_t nc = ts_query_capture_count(q);
+  CHECK(napi_create_array_with_length(env, nc, &captures));
+  for (uint32_t c = 0; c < nc; c++) {
+    uint32_t len = 0;
+    const char *cn = ts_query_capture_name_for_id(q, c, &len);
+    napi_value v;
+    CHECK(napi_create_string_utf8(env, cn, len, &v));
+    CHECK(napi_set_element(env, captures, c, v));
+  }
+  CHECK(napi_set_named_property(env, out, "types", types));
+  CHECK(napi_set_named_property(env, out, "named", named));
+  CHECK(napi_set_named_property(env, out, "fields", fields));
+  CHECK(napi_set_named_property(env, out, "captures", captures));
+  return out;
+}
+
+/* Index of the emitted node with this start, end and symbol (binary search on preorder starts). */
+static int64_t find_node(const Words *b, uint32_t count, uint32_t start, uint32_t end, TSSymbol sym) {
+  uint32_t lo = 0, hi = count;
+  while (lo < hi) {
+    uint32_t mid = (lo + hi) / 2;
+    if (b->w[2 + mid * 4 + 1] < start) lo = mid + 1;
+    else hi = mid;
+  }
+  for (uint32_t i = lo; i < count && b->w[2 + i * 4 + 1] == start; i++) {
+    if (b->w[2 + i * 4 + 2] == end && (b->w[2 + i * 4] & 0xffff) == sym) return i;
+  }
+  return -1;
+}
+
+/* Copies the last result into `target` if it fits; returns its length in words, negated if it did not fit. */
+static napi_value deliver(napi_env env, State *st, napi_value target) {
+  void *data = NULL;
+  size_t bytes = 0;
+  CHECK(napi_get_arraybuffer_info(env, target, &data, &bytes));
+  int64_t n = (int64_t)st->last.len;
+  if ((size_t)n * sizeof(uint32_t) <= bytes) memcpy(data, st->last.w, st->last.len * sizeof(uint32_t));
+  else n = -n;
+  napi_value out;
+  CHECK(napi_create_int64(env, n, &out));
+  return out;
+}
+
+/* take(target): delivers the last result again, into a bigger buffer. */
+static napi_value take(napi_env env, napi_callback_info info) {
+  size_t argc = 1;
+  napi_value argv[1];
+  CHECK(napi_get_cb_info(env, info, &argc, argv, NULL, NULL));
+  return deliver(env, state_of(env), argv[0]);
+}
+
+/* parse(text, target: ArrayBuffer) -> words written into target (layout above), or minus the words
+   needed when target is too small (then call take() with a bigger one). */
+static napi_value parse(napi_env env, napi_callback_info info) {
+  size_t argc = 2;
+  napi_value argv[2];
+  CHECK(napi_get_cb_info(env, info, &argc, argv, NULL, NULL));
+  State *st = state_of(env);
+  if (!st->parser || !st->query) {
+    napi_throw_error(env, NULL, "flat_tree: call setup() first");
+    return NULL;
+  }
+  size_t len = 0;
+  CHECK(napi_get_value_string_utf16(env, argv[0], NULL, 0, &len));
+  char16_t *text = malloc((len + 1) * sizeof(char16_t));
+  if (!text) {
+    napi_throw_error(env, NULL, "flat_tree: out of memory");
+    return NULL;
+  }
+  CHECK(napi_get_value_string_utf16(env, argv[0], text, len + 1, &len));
+  TSTree *tree = ts_parser_parse_string_encoding(st->parser, NULL, (const char *)text, (uint32_t)(len * 2), TSInputEncodingUTF16LE);
+  free(text);
+  if (!tree) {
+    napi_throw_error(env, NULL, "flat_tree: parse failed");
+    return NULL;
+  }
+  Words b = st->last;
+  b.len = 0;
+  int ok = push(&b, 0) && push(&b, 0);
+  uint32_t count = 0;
+  /* Parent index per depth while walking; depth is bounded by the tree's nesting. */
+  uint32_t *stack = NULL;
+  size_t stack_cap = 0, depth = 0;
+  TSTreeCursor cur = ts_tree_cursor_new(ts_tree_root_node(tree));
+  for (;;) {
+    TSNode node = ts_tree_cursor_current_node(&cur);
+    TSSymbol sym = ts_node_symbol(node);
+    int named = ts_node_is_named(node);
+    TSFieldId field = ts_tree_cursor_current_field_id(&cur);
+    int missing = ts_node_is_missing(node);
+    int emit = named || field || missing || (sym < st->symbols && st->keep[sym]);
+    if (emit && ok) {
+      uint32_t parent = depth ? stack[depth - 1] : 0xffffffffu;
+      ok = push(&b, (uint32_t)sym | ((uint32_t)field << 16) | ((uint32_t)named << 24) | ((uint32_t)missing << 25)) &&
+           push(&b, ts_node_start_byte(node) / 2) && push(&b, ts_node_end_byte(node) / 2) && push(&b, parent);
+      count++;
+    }
+    int descend = emit && !(sym < st->symbols && st->leaf[sym]) && ts_tree_cursor_goto_first_child(&cur);
+    if (descend) {
+      if (depth == stack_cap) {
+        stack_cap = stack_cap ? stack_cap * 2 : 256;
+        uint32_t *s = realloc(stack, stack_cap * sizeof(uint32_t));
+        if (!s) { ok = 0; break; }
+        stack = s;
+      }
+      stack[depth++] = count - 1;
+      continue;
+    }
+    int done = 0;
+    while (!ts_tree_cursor_goto_next_sibling(&cur)) {
+      if (!ts_tree_cursor_goto_parent(&cur)) { done = 1; break; }
+      depth--;
+    }
+    if (done) break;
+  }
+  ts_tree_cursor_delete(&cur);
+  free(stack);
+  uint32_t captures = 0;
+  if (ok) {
+    /* A tree without errors cannot match (ERROR) or (MISSING), and the other patterns start within
+       three levels of the root (source_file > import_declaration > import_spec_list > import_spec):
+       the cursor need not walk the bodies. */
+    TSNode root = ts_tree_root_node(tree);
+    ts_query_cursor_set_max_start_depth(st->qcursor, ts_node_has_error(root) ? UINT32_MAX : 3);
+    ts_query_cursor_exec(st->qcursor, st->query, root);
+    TSQueryMatch m;
+    uint32_t ci;
+    while (ok && ts_query_cursor_next_capture(st->qcursor, &m, &ci)) {
+      TSNode n = m.captures[ci].node;
+      int64_t at = find_node(&b, count, ts_node_start_byte(n) / 2, ts_node_end_byte(n) / 2, ts_node_symbol(n));
+      if (at < 0) continue;
+      ok = push(&b, m.captures[ci].index) && push(&b, (uint32_t)at);
+      captures++;
+    }
+  }
+  ts_tree_delete(tree);
+  st->last = b;
+  if (!ok) {
+    st->last.len = 0;
+    napi_throw_error(env, NULL, "flat_tree: out of memory");
+    return NULL;
+  }
+  st->last.w[0] = count;
+  st->last.w[1] = captures;
+  return deliver(env, st, argv[1]);
+}
+
+/* parseOnly(text): parse and free the tree; the baseline the benchmark compares against. */
+static napi_value parse_only(napi_env env, napi_callback_info info) {
+  size_t argc = 1;
+  napi_value argv[1];
+  CHECK(napi_get_cb_info(env, info, &argc, argv, NULL, NULL));
+  State *st = state_of(env);
+  if (!st->parser) {
+    napi_throw_error(env, NULL, "flat_tree: call setup() first");
+    return NULL;
+  }
+  size_t len = 0;
+  CHECK(napi_get_value_string_utf16(env, argv[0], NULL, 0, &len));
+  char16_t *text = malloc((len + 1) * sizeof(char16_t));
+  CHECK(napi_get_value_string_utf16(env, argv[0], text, len + 1, &len));
+  TSTree *tree = ts_parser_parse_string_encoding(st->parser, NULL, (const char *)text, (uint32_t)(len * 2), TSInputEncodingUTF16LE);
+  free(text);
+  if (tree) ts_tree_delete(tree);
+  return NULL;
+}
+
+NAPI_MODULE_INIT() {
+  State *st = calloc(1, sizeof(State));
+  if (!st || napi_set_instance_data(env, st, free_state, NULL) != napi_ok) {
+    napi_throw_error(env, NULL, "flat_tree: cannot allocate its state");
+    return NULL;
+  }
+  napi_property_descriptor props[] = {
+    {"setup", NULL, setup, NULL, NULL, NULL, napi_default, NULL},
+    {"parse", NULL, parse, NULL, NULL, NULL, napi_default, NULL},
+    {"parseOnly", NULL, parse_only, NULL, NULL, NULL, napi_default, NULL},
+    {"take", NULL, take, NULL, NULL, NULL, napi_default, NULL},
+  };
+  napi_define_properties(env, exports, sizeof props / sizeof props[0], props);
+  return exports;
+}

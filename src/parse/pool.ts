@@ -1,0 +1,125 @@
+/**
+ * Extracts many files across worker threads while the caller stays synchronous: the main thread
+ * hands out batches, then sleeps on a shared counter (Atomics.wait) and drains results with
+ * receiveMessageOnPort. Each result is the facts serialized by the worker; the caller deserializes it
+ * once and can store the very same bytes in the facts cache.
+ */
+import { availableParallelism } from 'node:os';
+import { deserialize, serialize } from 'node:v8';
+import { MessageChannel, receiveMessageOnPort, Worker } from 'node:worker_threads';
+import { extractFile } from './extract.js';
+import type { FileFacts } from './facts.js';
+import type { Batch, BatchResult } from './worker.js';
+
+export interface ExtractInput {
+  path: string;
+  bytes: Uint8Array;
+}
+
+export interface Extracted {
+  facts: FileFacts;
+  /** The facts, serialized with node:v8. */
+  packed: Uint8Array;
+}
+
+export interface PoolOptions {
+  /** Worker threads; 0 or 1 extracts on the calling thread. Default: the cores available. */
+  workers?: number;
+  onProgress?: (done: number, total: number, what: string) => void;
+  /** Below this many files the work stays on the calling thread (starting workers costs more). */
+  minFilesForWorkers?: number;
+}
+
+const BATCH = 24;
+/** Below this many files, starting workers costs more than it saves. */
+const MIN_FILES_FOR_WORKERS = 64;
+/** A worker that sends nothing for this long is taken for dead; its files are extracted here. */
+const STALL_MS = 120_000;
+
+/** Small jobs get small batches, so that every worker has some. */
+function batchSize(files: number): number {
+  return Math.max(1, Math.min(BATCH, Math.floor(files / 8)));
+}
+
+export function defaultWorkers(): number {
+  const env = Number(process.env['KUBELET_ATLAS_WORKERS']);
+  return Number.isInteger(env) && env >= 0 ? env : availableParallelism();
+}
+
+export function extractAll(inputs: readonly ExtractInput[], opts: PoolOptions = {}): Extracted[] {
+  const workers = Math.min(opts.workers ?? defaultWorkers(), Math.ceil(inputs.length / batchSize(inputs.length)));
+  if (workers <= 1 || inputs.length < (opts.minFilesForWorkers ?? MIN_FILES_FOR_WORKERS)) return inline(inputs, opts);
+  return pooled(inputs, workers, opts);
+}
+
+function inline(inputs: readonly ExtractInput[], opts: PoolOptions): Extracted[] {
+  return inputs.map((f, i) => {
+    const facts = extractFile(f.path, f.bytes);
+    opts.onProgress?.(i + 1, inputs.length, f.path);
+    return { facts, packed: serialize(facts) };
+  });
+}
+
+function pooled(inputs: readonly ExtractInput[], count: number, opts: PoolOptions): Extracted[] {
+  const out: (Extracted | undefined)[] = new Array(inputs.length);
+  const signal = new Int32Array(new SharedArrayBuffer(4));
+  const batches: Batch[] = [];
+  const size = batchSize(inputs.length);
+  for (let i = 0; i < inputs.length; i += size) {
+    batches.push({ files: inputs.slice(i, i + size).map((f, k) => ({ i: i + k, path: f.path, bytes: f.bytes })) });
+  }
+  // Each worker answers on its own channel; the main thread drains all of them.
+  const pool = Array.from({ length: count }, (_, id) => {
+    const { port1, port2 } = new MessageChannel();
+    const worker = new Worker(new URL('./worker.js', import.meta.url), { workerData: { port: port2, signal, id }, transferList: [port2] });
+    worker.unref();
+    return { worker, port: port1, busy: 0 };
+  });
+  let next = 0;
+  const give = (w: (typeof pool)[number]) => {
+    if (next < batches.length) {
+      w.worker.postMessage(batches[next++]);
+      w.busy++;
+    }
+  };
+  // Two batches in flight per worker, so none waits for the main thread between batches.
+  for (const w of pool) {
+    give(w);
+    give(w);
+  }
+  let done = 0;
+  let lastProgress = Date.now();
+  try {
+    while (done < inputs.length) {
+      const seen = Atomics.load(signal, 0);
+      let got = false;
+      for (const w of pool) {
+        for (let m = receiveMessageOnPort(w.port); m; m = receiveMessageOnPort(w.port)) {
+          got = true;
+          const r = m.message as BatchResult;
+          w.busy--;
+          give(w);
+          for (const { i, packed } of r.results) {
+            const bytes = new Uint8Array(packed.buffer, packed.byteOffset, packed.byteLength);
+            out[i] = { facts: deserialize(bytes) as FileFacts, packed: bytes };
+            done++;
+            opts.onProgress?.(done, inputs.length, inputs[i].path);
+          }
+        }
+      }
+      if (got) {
+        lastProgress = Date.now();
+        continue;
+      }
+      if (Date.now() - lastProgress > STALL_MS) break;
+      Atomics.wait(signal, 0, seen, 1000);
+    }
+  } finally {
+    for (const w of pool) {
+      w.port.close();
+      void w.worker.terminate();
+    }
+  }
+  // Whatever a stalled worker did not send is extracted here.
+  return out.map((r, i) => r ?? inline([inputs[i]], {})[0]);
+}

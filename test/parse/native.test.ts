@@ -1,0 +1,58 @@
+/**
+ * The parse stage's two paths give the same facts: the native flat-tree addon and the tree-sitter
+ * bindings; and extraction across worker threads gives what extraction on one thread gives.
+ */
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { relative, resolve } from 'node:path';
+import { goFiles } from '../helpers/wants.js';
+import { extractAll, extractFile, nativeParserInUse } from '../../src/parse/index.js';
+
+const fixtures = resolve('test/fixtures/go');
+const files = goFiles(fixtures).map((abs) => ({ path: relative(fixtures, abs), bytes: readFileSync(abs) }));
+
+/** Runs extraction of the fixtures in a child process and returns one JSON line per file. */
+function extractIn(env: NodeJS.ProcessEnv): { native: boolean; facts: string[] } {
+  const script = `
+    import { readFileSync } from 'node:fs';
+    import { extractFile, nativeParserInUse } from ${JSON.stringify(resolve('dist/src/parse/index.js'))};
+    const files = JSON.parse(process.argv[1]);
+    const facts = files.map(([path, abs]) => JSON.stringify(extractFile(path, readFileSync(abs))));
+    process.stdout.write(JSON.stringify({ native: nativeParserInUse(), facts }));`;
+  const args = JSON.stringify(goFiles(fixtures).map((abs) => [relative(fixtures, abs), abs]));
+  const out = execFileSync(process.execPath, ['--input-type=module', '-e', script, args], { env: { ...process.env, ...env }, maxBuffer: 256 * 1024 * 1024 });
+  return JSON.parse(out.toString()) as { native: boolean; facts: string[] };
+}
+
+describe('parse paths', () => {
+  it('the native addon and the bindings extract identical facts', (t) => {
+    if (!nativeParserInUse()) {
+      t.skip('the native parser was not built here (npm install builds it with node-gyp); only the bindings are in use');
+      return;
+    }
+    const native = extractIn({ KUBELET_ATLAS_NATIVE: '1' });
+    const bindings = extractIn({ KUBELET_ATLAS_NATIVE: '0' });
+    assert.equal(native.native, true);
+    assert.equal(bindings.native, false);
+    assert.ok(native.facts.length >= 40);
+    native.facts.forEach((f, i) => assert.equal(f, bindings.facts[i], `facts differ for file ${i}`));
+  });
+
+  it('reports syntax errors the same way on both paths', () => {
+    const broken = Buffer.from('package p\n\nfunc f() {\n\tx := \n}\n\nfunc g( {\n}\n');
+    const facts = extractFile('broken.go', broken);
+    assert.ok(facts.diagnostics.some((d) => d.code === 'syntax' && d.line >= 3), JSON.stringify(facts.diagnostics));
+  });
+
+  it('worker threads give the same facts as one thread, in input order', () => {
+    const one = extractAll(files, { workers: 0 });
+    const two = extractAll(files, { workers: 2, minFilesForWorkers: 1 });
+    assert.equal(two.length, files.length);
+    two.forEach((r, i) => {
+      assert.deepEqual(r.facts, one[i].facts, files[i].path);
+      assert.ok(r.packed.length > 0);
+    });
+  });
+});
