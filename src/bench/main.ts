@@ -1,15 +1,24 @@
 /**
- * `npm run bench -- --source DIR [--runs N] [--tags a,b]`: cold and warm index time of the default
- * scope against tree-sitter alone parsing the same files in the same run (the ratio is the figure),
- * per-stage times, and peak memory. Medians over N runs; nothing is asserted.
+ * `npm run bench -- --source DIR [--runs N] [--tags a,b] [--scope-all]`: prints figures, asserts nothing.
+ *
+ * Each measured build runs in a child process of its own, so every figure comes with that process's
+ * own peak memory. Baselines are measured in the same run: tree-sitter alone parsing the same files on
+ * one thread (through the bindings, and through the native addon the indexer uses), and `node -e 0`
+ * for whole commands. Medians over N runs; ratios are against the faster parse baseline.
  */
+import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import Parser from 'tree-sitter';
 import Go from 'tree-sitter-go';
 import { buildIndex } from '../index/build.js';
-import { computeScope, defaultBuildContext, openTree, resolveSourceDir } from '../source/index.js';
+import { nativeParserInUse, parseOnly } from '../parse/index.js';
+import { computeScope, defaultBuildContext, openTree, resolveSourceDir, type Scope } from '../source/index.js';
+
+const self = fileURLToPath(import.meta.url);
+const bin = resolve(self, '..', '..', '..', '..', 'bin', 'kubelet-atlas.js');
 
 function arg(name: string): string | undefined {
   const i = process.argv.indexOf(name);
@@ -21,49 +30,128 @@ function median(xs: number[]): number {
   return s[Math.floor(s.length / 2)];
 }
 
+interface ChildReport {
+  ms: number;
+  timings: Record<string, number>;
+  rssMb: number;
+  parsed: number;
+}
+
+/** In a child: one build with the given cache and worker count, optionally with one file edited. */
+function child(): number {
+  const root = arg('--source')!;
+  const ctx = defaultBuildContext({ tags: (arg('--tags') ?? '').split(',').filter(Boolean) });
+  const edit = arg('--edit');
+  const readFile = edit
+    ? (abs: string) => {
+      const bytes = readFileSync(abs);
+      // A comment line added at the end: new bytes, same declarations.
+      return abs === edit ? Buffer.concat([bytes, Buffer.from('\n// edited by the benchmark\n')]) : bytes;
+    }
+    : undefined;
+  const t = performance.now();
+  const r = buildIndex({ root, ctx, scope: (arg('--scope') ?? 'default') as Scope, cacheDir: arg('--cache')!, workers: Number(arg('--workers') ?? 0), readFile });
+  const report: ChildReport = { ms: performance.now() - t, timings: r.timings, rssMb: process.resourceUsage().maxRSS / 1024, parsed: r.files.parsed };
+  process.stdout.write(JSON.stringify(report));
+  return 0;
+}
+
+function runChild(args: string[]): ChildReport {
+  const out = execFileSync(process.execPath, [self, '--child', ...args], { maxBuffer: 64 * 1024 * 1024, stdio: ['ignore', 'pipe', 'inherit'] });
+  return JSON.parse(out.toString()) as ChildReport;
+}
+
+function timeCommand(argv: string[]): number {
+  const t = performance.now();
+  const r = spawnSync(process.execPath, argv, { stdio: 'ignore' });
+  if (r.status !== 0 && r.status !== 1) throw new Error(`${argv.join(' ')} exited with ${r.status}`);
+  return performance.now() - t;
+}
+
 function main(): number {
+  if (process.argv.includes('--child')) return child();
   const root = resolveSourceDir({ source: arg('--source') });
   if (!root) {
     process.stderr.write('bench: pass --source DIR (a Kubernetes checkout) or set KUBELET_ATLAS_SOURCE\n');
     return 2;
   }
   const runs = Number(arg('--runs') ?? 3);
-  const ctx = defaultBuildContext({ tags: (arg('--tags') ?? '').split(',').filter(Boolean) });
+  const tags = arg('--tags') ?? '';
+  const ctx = defaultBuildContext({ tags: tags.split(',').filter(Boolean) });
   const tree = openTree(root, ctx);
-  const files = computeScope(tree, 'default', ctx).packages.flatMap((p) => p.files);
-  const texts = files.map((f) => readFileSync(f.abs, 'utf8'));
-  const bytes = texts.reduce((n, t) => n + Buffer.byteLength(t), 0);
-  process.stdout.write(`bench: ${root}\n  default scope: ${files.length} files, ${(bytes / 1e6).toFixed(1)} MB\n`);
+  const scopes: Scope[] = process.argv.includes('--scope-all') ? ['default', 'all'] : ['default'];
+  const out = (s: string) => process.stdout.write(s);
+  out(`bench: ${root} (${runs} runs; native parser ${nativeParserInUse() ? 'in use' : 'NOT built: bindings only'})\n`);
+  const fmt = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
+  const list = (xs: number[]) => xs.map((x) => (x / 1000).toFixed(2)).join(', ');
 
-  const parser = new Parser();
-  parser.setLanguage(Go as unknown as Parser.Language);
-  const raw: number[] = [];
-  const cold: number[] = [];
-  const warm: number[] = [];
-  const stages: Record<string, number[]> = {};
-  for (let r = 0; r < runs; r++) {
-    let t = performance.now();
-    for (const text of texts) parser.parse(text, undefined, { bufferSize: Math.max(32 * 1024, text.length * 2 + 16) });
-    raw.push(performance.now() - t);
-
-    const cacheDir = mkdtempSync(join(tmpdir(), 'ka-bench-'));
-    t = performance.now();
-    const c = buildIndex({ root, ctx, cacheDir });
-    cold.push(performance.now() - t);
-    for (const [k, v] of Object.entries(c.timings)) (stages[k] ??= []).push(v);
-    t = performance.now();
-    buildIndex({ root, ctx, cacheDir });
-    warm.push(performance.now() - t);
-    rmSync(cacheDir, { recursive: true, force: true });
+  for (const scope of scopes) {
+    const files = computeScope(tree, scope, ctx).packages.flatMap((p) => p.files);
+    const texts = files.map((f) => readFileSync(f.abs, 'utf8'));
+    const bytes = texts.reduce((n, t) => n + Buffer.byteLength(t), 0);
+    out(`\nscope ${scope}: ${files.length} files, ${(bytes / 1e6).toFixed(1)} MB\n`);
+    const parser = new Parser();
+    parser.setLanguage(Go as unknown as Parser.Language);
+    const rawBindings: number[] = [];
+    const rawNative: number[] = [];
+    for (let r = 0; r < runs; r++) {
+      let t = performance.now();
+      for (const text of texts) parser.parse(text, undefined, { bufferSize: Math.max(32 * 1024, text.length * 2 + 16) });
+      rawBindings.push(performance.now() - t);
+      t = performance.now();
+      for (const text of texts) parseOnly(text);
+      rawNative.push(performance.now() - t);
+    }
+    const base = Math.min(median(rawBindings), median(rawNative));
+    const line = (name: string, xs: number[], extra = '') => out(`  ${name.padEnd(44)} median ${fmt(median(xs)).padStart(8)}  ratio ${(median(xs) / base).toFixed(2)}  (runs: ${list(xs)})${extra}\n`);
+    line('tree-sitter parse only, bindings, 1 thread', rawBindings);
+    line('tree-sitter parse only, native, 1 thread', rawNative);
+    const common = ['--source', root, '--tags', tags, '--scope', scope];
+    const edited = files.find((f) => f.path === 'pkg/kubelet/kubelet.go')?.abs ?? files[0].abs;
+    for (const workers of [0, 2]) {
+      const cold: ChildReport[] = [];
+      const warm: ChildReport[] = [];
+      const one: ChildReport[] = [];
+      for (let r = 0; r < runs; r++) {
+        const cache = mkdtempSync(join(tmpdir(), 'ka-bench-'));
+        try {
+          cold.push(runChild([...common, '--cache', cache, '--workers', String(workers)]));
+          warm.push(runChild([...common, '--cache', cache, '--workers', String(workers)]));
+          one.push(runChild([...common, '--cache', cache, '--workers', String(workers), '--edit', edited]));
+        } finally {
+          rmSync(cache, { recursive: true, force: true });
+        }
+      }
+      const rss = (xs: ChildReport[]) => `, peak RSS ${Math.max(...xs.map((x) => x.rssMb)).toFixed(0)} MB`;
+      const label = workers ? `${workers} workers` : '1 thread';
+      line(`cold index, ${label}`, cold.map((c) => c.ms), rss(cold));
+      const stages = Object.keys(cold[0].timings);
+      out(`    stages (median): ${stages.map((k) => `${k} ${fmt(median(cold.map((c) => c.timings[k] ?? 0)))}`).join(', ')}\n`);
+      line(`warm index (nothing changed), ${label}`, warm.map((c) => c.ms), rss(warm));
+      line(`one file changed (re-parsed: ${one[0].parsed}), ${label}`, one.map((c) => c.ms), rss(one));
+      out(`    stages (median): ${stages.map((k) => `${k} ${fmt(median(one.map((c) => c.timings[k] ?? 0)))}`).join(', ')}\n`);
+    }
   }
-  const rawM = median(raw);
-  const line = (name: string, xs: number[]) => `  ${name.padEnd(34)} median ${(median(xs) / 1000).toFixed(2)} s  (runs: ${xs.map((x) => (x / 1000).toFixed(2)).join(', ')})  ratio to raw parse ${(median(xs) / rawM).toFixed(2)}\n`;
-  process.stdout.write(line('tree-sitter parse only, 1 thread', raw));
-  process.stdout.write(line('cold index (empty cache)', cold));
-  process.stdout.write(line('warm index (nothing changed)', warm));
-  process.stdout.write('  cold index stages (median):\n');
-  for (const [k, v] of Object.entries(stages)) process.stdout.write(`    ${k.padEnd(10)} ${(median(v) / 1000).toFixed(2)} s\n`);
-  process.stdout.write(`  peak memory (max RSS): ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MB\n`);
+
+  // Whole commands on a warm index (the user's cache), against node starting and doing nothing.
+  out('\nqueries, whole commands on a warm index (ms)\n');
+  const src = ['--source', root, ...(tags ? ['--tags', tags] : [])];
+  spawnSync(process.execPath, [bin, 'index', ...src], { stdio: 'ignore' });
+  const commands: [string, string[]][] = [
+    ['node -e 0 (baseline)', ['-e', '0']],
+    ['callers Kubelet.syncLoopIteration', [bin, 'callers', 'Kubelet.syncLoopIteration', ...src]],
+    ['callees Kubelet.syncLoopIteration --depth 3', [bin, 'callees', 'Kubelet.syncLoopIteration', '--depth', '3', ...src]],
+    ['path cmd/kubelet.main Kubelet.syncLoopIteration', [bin, 'path', 'cmd/kubelet.main', 'Kubelet.syncLoopIteration', ...src]],
+  ];
+  const n = Math.max(5, runs * 3);
+  let baseline = 0;
+  for (const [name, argv] of commands) {
+    timeCommand(argv);
+    const xs = Array.from({ length: n }, () => timeCommand(argv));
+    const m = median(xs);
+    if (!baseline) baseline = m;
+    out(`  ${name.padEnd(48)} median ${m.toFixed(0).padStart(5)}  (${xs.map((x) => x.toFixed(0)).join(', ')})${baseline !== m ? `  over node start: ${(m - baseline).toFixed(0)}` : ''}\n`);
+  }
   return 0;
 }
 

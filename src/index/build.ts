@@ -26,6 +26,8 @@ export interface IndexOptions {
   fresh?: boolean;
   /** Parse worker threads (default: the cores available; 0 or 1 parses on this thread). */
   workers?: number;
+  /** How a Go file's bytes are read (the benchmark swaps in an edited file). */
+  readFile?: (abs: string) => Uint8Array;
 }
 
 export interface IndexResult {
@@ -81,7 +83,7 @@ export function buildIndex(opts: IndexOptions): IndexResult {
     for (const f of pkg.files) {
       let bytes: Uint8Array;
       try {
-        bytes = readFileSync(f.abs);
+        bytes = (opts.readFile ?? readFileSync)(f.abs);
       } catch (err) {
         diagnostics.push({ severity: 'error', code: 'read', message: `cannot read: ${(err as Error).message}`, file: f.path, line: 1 });
         continue;
