@@ -9,6 +9,7 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { setFlagsFromString } from 'node:v8';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Parser from 'tree-sitter';
@@ -39,6 +40,8 @@ interface ChildReport {
 
 /** In a child: one build with the given cache and worker count, optionally with one file edited. */
 function child(): number {
+  // As the CLI does (bin/kubelet-atlas.js).
+  setFlagsFromString('--max-semi-space-size=64');
   const root = arg('--source')!;
   const ctx = defaultBuildContext({ tags: (arg('--tags') ?? '').split(',').filter(Boolean) });
   const edit = arg('--edit');

@@ -71,7 +71,12 @@ function pooled(inputs: readonly ExtractInput[], count: number, opts: PoolOption
   // Each worker answers on its own channel; the main thread drains all of them.
   const pool = Array.from({ length: count }, (_, id) => {
     const { port1, port2 } = new MessageChannel();
-    const worker = new Worker(new URL('./worker.js', import.meta.url), { workerData: { port: port2, signal, id }, transferList: [port2] });
+    // A large young generation: the syntax nodes of a file die young (see bin/kubelet-atlas.js).
+    const worker = new Worker(new URL('./worker.js', import.meta.url), {
+      workerData: { port: port2, signal, id },
+      transferList: [port2],
+      resourceLimits: { maxYoungGenerationSizeMb: 192 },
+    });
     worker.unref();
     return { worker, port: port1, busy: 0 };
   });
