@@ -16,7 +16,8 @@ export async function indexCommand(o: CommonOptions & { unresolved?: boolean }, 
   }
   const s = g.stats;
   io.out(`indexed ${g.root}\n`);
-  io.out(`  packages ${s.packages}, files ${s.files} (${result.files.cached - (result.fromCache ? 0 : 0)} from cache, ${result.files.parsed} parsed)${result.fromCache ? ', graph from cache' : ''}\n`);
+  const how = result.parser && result.files.parsed ? ` with the ${result.parser.native ? 'native parser' : 'tree-sitter bindings'} on ${result.parser.workers ? `${result.parser.workers} worker threads` : 'one thread'}` : '';
+  io.out(`  packages ${s.packages}, files ${s.files} (${result.files.cached} from cache, ${result.files.parsed} parsed${how})${result.fromCache ? ', graph from cache' : ''}\n`);
   io.out(`  symbols ${s.symbols} (functions, methods and closures: ${s.functions})\n`);
   const kinds = Object.keys(s).filter((k) => k.startsWith('edges.')).sort().map((k) => `${k.slice(6)} ${s[k]}`).join(', ');
   io.out(`  edges ${s.edges}: ${kinds}\n`);

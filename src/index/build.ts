@@ -6,7 +6,7 @@ import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { BuildContext, Diagnostic, Graph } from '../model/index.js';
 import { computeScope, openTree, type Scope, type SourcePackage } from '../source/index.js';
-import { extractAll, type FileFacts } from '../parse/index.js';
+import { extractAll, nativeParserInUse, workersFor, type FileFacts } from '../parse/index.js';
 import { buildProgram, type PackageInput } from '../resolve/program.js';
 import { resolveProgram } from '../resolve/index.js';
 import { contentHash, factsKey, readFactsPack, readPack, unpackFacts, writeBytes, writeFactsPack, writePack, type FactsPack } from './cache.js';
@@ -34,6 +34,8 @@ export interface IndexResult {
   graph: Graph;
   timings: Record<string, number>;
   files: { total: number; parsed: number; cached: number };
+  /** How the parsed files were parsed: the native addon or the bindings, and on how many threads. */
+  parser?: { native: boolean; workers: number };
   fromCache: boolean;
 }
 
@@ -131,6 +133,7 @@ export function buildIndex(opts: IndexOptions): IndexResult {
     factsByPath.set(c.path, extracted[i].facts);
   });
   const parsed = missing.length;
+  const parser = { native: nativeParserInUse(), workers: workersFor(parsed, opts.workers) };
   lap('parse');
 
   const inputs: PackageInput[] = scoped.packages.map((p) => ({
@@ -154,7 +157,7 @@ export function buildIndex(opts: IndexOptions): IndexResult {
   writePack(graphFile, { stamp, packed: packGraph(graph), manifest } satisfies GraphPack);
   writeBytes(join(dir, STORE_FILE), encodeStore(graph, stamp, manifest));
   lap('write');
-  return { graph, timings, files: { total: files.length, parsed, cached: contents.length - parsed }, fromCache: false };
+  return { graph, timings, files: { total: files.length, parsed, cached: contents.length - parsed }, parser, fromCache: false };
 }
 
 /** mtime-based quick check is not used: content hashes are cheap enough and exact. */

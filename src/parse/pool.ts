@@ -46,10 +46,15 @@ export function defaultWorkers(): number {
   return Number.isInteger(env) && env >= 0 ? env : availableParallelism();
 }
 
+/** The worker threads extractAll uses for this many files (0: the calling thread). */
+export function workersFor(files: number, requested?: number, minFiles = MIN_FILES_FOR_WORKERS): number {
+  const workers = Math.min(requested ?? defaultWorkers(), Math.ceil(files / batchSize(files)));
+  return workers <= 1 || files < minFiles ? 0 : workers;
+}
+
 export function extractAll(inputs: readonly ExtractInput[], opts: PoolOptions = {}): Extracted[] {
-  const workers = Math.min(opts.workers ?? defaultWorkers(), Math.ceil(inputs.length / batchSize(inputs.length)));
-  if (workers <= 1 || inputs.length < (opts.minFilesForWorkers ?? MIN_FILES_FOR_WORKERS)) return inline(inputs, opts);
-  return pooled(inputs, workers, opts);
+  const workers = workersFor(inputs.length, opts.workers, opts.minFilesForWorkers);
+  return workers ? pooled(inputs, workers, opts) : inline(inputs, opts);
 }
 
 function inline(inputs: readonly ExtractInput[], opts: PoolOptions): Extracted[] {
