@@ -12,6 +12,7 @@ import { BUILTIN_FUNCS, Types, type RType, type Scope, type Member } from './typ
 import { Implementations } from './impls.js';
 import { FlowTypes } from './flow-types.js';
 import { instantiatedTypes } from './instantiated.js';
+import { Progress } from './progress.js';
 
 /** Interface candidates that flow analysis or rapid type analysis rules out: stored, not shown by default. */
 export const RULED_OUT_BY_FLOW = 'iface-ruled-out-by-flow';
@@ -33,6 +34,8 @@ export class CallResolver {
   private fieldFlows?: Map<string, { e: Expr; scope: Scope }[]>;
 
   readonly flowTypes: FlowTypes;
+  /** The recursive queries in progress (field and flow queries), shared with the flow analysis. */
+  readonly progress = new Progress();
 
   constructor(readonly program: Program) {
     this.types = new Types(program);
@@ -181,6 +184,9 @@ export class CallResolver {
     if (m.kind === 'imethod') {
       const all = this.dispatch(m.iface, f.n);
       if (all.length === 0) return { unresolved: 'interface-without-implementation', callee: text };
+      // The call-site table keeps only callees, and narrowing drops a callee only when it is both
+      // flowing and never created: without such a candidate, the flow query cannot change the answer.
+      if (this.buildingCallSites && !all.some((t) => t.how === RULED_OUT_BY_RTA)) return { targets: all };
       // Narrow to the concrete types that can flow into the receiver, when every source is known.
       const flowing = this.flowTypes.of(f.x, scope);
       if (flowing) {
@@ -373,10 +379,25 @@ export class CallResolver {
     return this.callSites.get(id) ?? [];
   }
 
+  /**
+   * Parameter answers by function, position, depth, element mode and flow nesting (all they depend
+   * on), kept when context-free (see Progress): they used to be recomputed for every path that reached
+   * them, exponentially often through chains of callbacks on large scopes.
+   */
+  private paramMemo = new Map<string, Target[]>();
+
   /** A function-typed parameter holds whatever the function's callers pass in that position. */
   private paramTargets(fn: FuncInfo, name: string, depth: number, elements: boolean): Target[] {
     const index = fn.facts.params.findIndex((p) => p.name === name);
     if (index < 0 || depth > 8) return [];
+    // While the table is being built there are no call sites to read.
+    if (this.buildingCallSites) return [];
+    const key = `${fn.id}#${index}#${depth}#${elements}#${this.flowTypes.level}`;
+    const memo = this.paramMemo.get(key);
+    if (memo) return memo;
+    // The first question builds the call-site table; that answer is not kept (the build's own queries ran inside it).
+    const built = this.callSites !== undefined;
+    const mark = this.progress.begin();
     const variadic = fn.facts.params[index].variadic;
     const out: Target[] = [];
     for (const { fn: caller, call } of this.callSitesOf(fn.id)) {
@@ -384,12 +405,15 @@ export class CallResolver {
       const args = variadic ? call.a.slice(index) : [call.a[index]];
       for (const arg of args) if (arg) out.push(...this.funcValueTargets(arg, this.scopeOf(caller, call.pos), depth + 1, false, elements && !variadic));
     }
-    return dedupe(out);
+    const result = dedupe(out);
+    if (this.progress.end(mark).free && built) this.paramMemo.set(key, result);
+    return result;
   }
 
   /** Values stored in a struct field: keyed composite literals and assignments anywhere in scope. */
   private fieldCache = new Map<string, Target[]>();
-  private fieldBusy = new Set<string>();
+  /** Context-free field answers computed while the table is being built, by field and flow nesting. */
+  private buildingFieldMemo = new Map<string, { targets: Target[]; footprint: Set<number> }>();
 
   private fieldTargets(owner: RType, field: string, depth: number, elements = false): Target[] {
     let base = this.types.unalias(owner);
@@ -398,17 +422,30 @@ export class CallResolver {
     const key = `${base.t.id}#${field}#${elements}`;
     const cached = this.fieldCache.get(key);
     if (cached) return cached;
-    if (this.fieldBusy.has(key)) return [];
+    const busy = `field:${key}`;
+    if (this.progress.isOpen(busy)) return [];
+    const building = this.buildingCallSites;
+    if (!building && this.buildingFieldMemo.size) this.buildingFieldMemo.clear();
+    const memoKey = `${key}#${this.flowTypes.level}`;
+    // Copies: callers may append to the answer they get (as they may to a fresh one).
+    const memo = building ? this.buildingFieldMemo.get(memoKey) : undefined;
+    if (memo && this.progress.clear(memo.footprint)) {
+      this.progress.touch(memo.footprint);
+      return memo.targets.slice();
+    }
     // A field's flows do not depend on where it is read: compute once (cycles see an empty answer).
-    this.fieldBusy.add(key);
+    const mark = this.progress.begin(building);
+    this.progress.push(busy);
     const flows = this.flows().get(`${base.t.id}#${field}`) ?? [];
     const out: Target[] = [];
     // Depth restarts here: the placeholder above already breaks cycles through this field.
     for (const { e, scope } of flows) out.push(...this.funcValueTargets(e, scope, 0, false, elements));
     const result = dedupe(out);
-    this.fieldBusy.delete(key);
+    this.progress.pop(busy);
+    const { free, footprint } = this.progress.end(mark);
     // Answers computed while the call-site table is being built lack parameter flows: not cached.
     if (!this.buildingCallSites) this.fieldCache.set(key, result);
+    else if (free && footprint) this.buildingFieldMemo.set(memoKey, { targets: result.slice(), footprint });
     return result;
   }
 
