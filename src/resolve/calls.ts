@@ -51,7 +51,7 @@ export class CallResolver {
   resolveFunction(fn: FuncInfo, edges: Edge[], unresolved: UnresolvedSite[]): void {
     const file = fn.file.facts.path;
     for (const call of fn.facts.calls) {
-      const out = this.resolveCall(fn, call);
+      const out = this.resolveSite(fn, call);
       if ('targets' in out) {
         for (const t of out.targets) {
           edges.push({ caller: fn.id, callee: t.callee, kind: t.kind, mode: call.mode, file, line: call.l, how: t.how, confidence: t.confidence });
@@ -71,6 +71,32 @@ export class CallResolver {
         edges.push({ caller: fn.id, callee: t.callee, kind: t.kind, mode: 'ref', file, line: ref.l, how: t.how, confidence: t.confidence });
       }
     }
+  }
+
+  /**
+   * Outcomes of call sites as written, for the passes over every call (the call-site table, the edges,
+   * the channel holders), which used to resolve each site again. An outcome is kept when it cannot
+   * differ in another pass: it asked no flow, field or parameter question (so neither the table's
+   * state nor what is in progress could matter), or it was computed at the top level once the table
+   * existed, when every answer it used is already in the caches for good.
+   */
+  private settled = new Map<CallFact, Outcome>();
+  /** Counts the questions whose answers depend on the table's state: a site that asked none is pure. */
+  private asked = 0;
+
+  /** Notes a question that depends on the table's state (flow, field and parameter queries). */
+  noteQuery(): void {
+    this.asked++;
+  }
+
+  resolveSite(fn: FuncInfo, call: CallFact): Outcome {
+    const known = this.settled.get(call);
+    if (known) return known;
+    const before = this.asked;
+    const settledTable = this.callSites !== undefined;
+    const out = this.resolveCall(fn, call);
+    if (this.asked === before || settledTable) this.settled.set(call, out);
+    return out;
   }
 
   resolveCall(fn: FuncInfo, call: CallFact): Outcome {
@@ -182,6 +208,7 @@ export class CallResolver {
     const how = f.x.k === 'sel' ? 'field-chain' : 'receiver-method';
     if (m.kind === 'method') return { targets: [{ callee: m.fn.id, kind: 'static', how: m.depth > 0 ? 'promoted-method' : how, confidence: 1 }] };
     if (m.kind === 'imethod') {
+      this.asked++;
       const all = this.dispatch(m.iface, f.n);
       if (all.length === 0) return { unresolved: 'interface-without-implementation', callee: text };
       // The call-site table keeps only callees, and narrowing drops a callee only when it is both
@@ -310,7 +337,8 @@ export class CallResolver {
         // append(xs, f, g): the elements of xs and the appended values.
         if (elements && e.f.k === 'id' && e.f.n === 'append' && !this.types.findBind('append', scope)) {
           const [first, ...rest] = e.a;
-          const out = first ? this.funcValueTargets(first, scope, depth + 1, false, true) : [];
+          // A copy: the answer for `xs` may be a cached field answer, which appending would change for everyone.
+          const out = first ? [...this.funcValueTargets(first, scope, depth + 1, false, true)] : [];
           for (const r of rest) out.push(...this.funcValueTargets(r, scope, depth + 1, false, Boolean(e.spread)));
           return dedupe(out);
         }
@@ -364,7 +392,7 @@ export class CallResolver {
       for (const fn of [...this.program.funcs.values(), ...this.program.inits]) {
         if (!fn.file.active) continue;
         for (const call of fn.facts.calls) {
-          const out = this.resolveCall(fn, call);
+          const out = this.resolveSite(fn, call);
           if (!('targets' in out)) continue;
           for (const t of out.targets) {
             let list = map.get(t.callee);
@@ -388,6 +416,7 @@ export class CallResolver {
 
   /** A function-typed parameter holds whatever the function's callers pass in that position. */
   private paramTargets(fn: FuncInfo, name: string, depth: number, elements: boolean): Target[] {
+    this.asked++;
     const index = fn.facts.params.findIndex((p) => p.name === name);
     if (index < 0 || depth > 8) return [];
     // While the table is being built there are no call sites to read.
@@ -419,6 +448,7 @@ export class CallResolver {
     let base = this.types.unalias(owner);
     if (base.k === 'ptr') base = base.e;
     if (base.k !== 'named') return [];
+    this.asked++;
     const key = `${base.t.id}#${field}#${elements}`;
     const cached = this.fieldCache.get(key);
     if (cached) return cached;

@@ -26,7 +26,8 @@ export function collectGoroutines(program: Program, resolver: CallResolver, edge
   const out: GoroutineRecord[] = [];
   const byCall = new Map<string, Edge[]>();
   for (const e of edges) {
-    if (e.mode === 'ref') continue;
+    // Only the targets of `go` statements are read below.
+    if (e.mode !== 'go') continue;
     const key = `${e.caller}@${e.line}`;
     let list = byCall.get(key);
     if (!list) byCall.set(key, (list = []));
@@ -109,7 +110,7 @@ export function collectChannels(program: Program, resolver: CallResolver, edges:
   for (const fn of program.funcs.values()) {
     if (!fn.file.active) continue;
     for (const call of fn.facts.calls) {
-      const out = resolver.resolveCall(fn, call);
+      const out = resolver.resolveSite(fn, call);
       if (!('targets' in out)) continue;
       for (const t of out.targets) {
         let list = callersOf.get(t.callee);

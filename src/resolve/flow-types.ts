@@ -39,6 +39,7 @@ export class FlowTypes {
 
   of(e: Expr, scope: Scope, depth = 0): Types {
     if (depth > MAX_DEPTH || this.nesting > 12) return undefined;
+    this.r.noteQuery();
     this.nesting++;
     try {
       return this.ofInner(e, scope, depth);
