@@ -50,8 +50,9 @@ export class CallResolver {
   /** Edges and unresolved sites of one function. */
   resolveFunction(fn: FuncInfo, edges: Edge[], unresolved: UnresolvedSite[]): void {
     const file = fn.file.facts.path;
-    for (const call of fn.facts.calls) {
-      const out = this.resolveSite(fn, call);
+    for (let i = 0; i < fn.facts.calls.length; i++) {
+      const call = fn.facts.calls[i];
+      const out = this.resolveSite(fn, i);
       if ('targets' in out) {
         for (const t of out.targets) {
           edges.push({ caller: fn.id, callee: t.callee, kind: t.kind, mode: call.mode, file, line: call.l, how: t.how, confidence: t.confidence });
@@ -80,7 +81,9 @@ export class CallResolver {
    * state nor what is in progress could matter), or it was computed at the top level once the table
    * existed, when every answer it used is already in the caches for good.
    */
-  private settled = new Map<CallFact, Outcome>();
+  private settled = new Map<FuncInfo, (Outcome | undefined)[]>();
+  /** The passes go function by function: the last function's outcomes, without a map lookup per site. */
+  private lastSettled?: { fn: FuncInfo; list: (Outcome | undefined)[] };
   /** Counts the questions whose answers depend on the table's state: a site that asked none is pure. */
   private asked = 0;
 
@@ -89,13 +92,20 @@ export class CallResolver {
     this.asked++;
   }
 
-  resolveSite(fn: FuncInfo, call: CallFact): Outcome {
-    const known = this.settled.get(call);
+  /** The outcome of `fn`'s i-th call site. */
+  resolveSite(fn: FuncInfo, i: number): Outcome {
+    let last = this.lastSettled;
+    if (last?.fn !== fn) {
+      let list = this.settled.get(fn);
+      if (!list) this.settled.set(fn, (list = new Array(fn.facts.calls.length)));
+      last = this.lastSettled = { fn, list };
+    }
+    const known = last.list[i];
     if (known) return known;
     const before = this.asked;
     const settledTable = this.callSites !== undefined;
-    const out = this.resolveCall(fn, call);
-    if (this.asked === before || settledTable) this.settled.set(call, out);
+    const out = this.resolveCall(fn, fn.facts.calls[i]);
+    if (this.asked === before || settledTable) last.list[i] = out;
     return out;
   }
 
@@ -243,7 +253,20 @@ export class CallResolver {
   /** Interface dispatch: every implementation's method, real ones before fakes. */
   private created?: Set<TypeInfo>;
 
+  /** Dispatch answers by interface (as `impls` keys it) and method: they depend on nothing else. */
+  private dispatched = new Map<string, Target[]>();
+
   dispatch(iface: RType, method: string): Target[] {
+    const ikey = this.impls.keyOf(iface);
+    const key = ikey ? `${ikey}#${method}` : '';
+    const known = key ? this.dispatched.get(key) : undefined;
+    if (known) return known;
+    const out = this.dispatchOf(iface, method);
+    if (key) this.dispatched.set(key, out);
+    return out;
+  }
+
+  private dispatchOf(iface: RType, method: string): Target[] {
     this.created ??= instantiatedTypes(this.program, this.types);
     const created = this.created;
     const cha = this.impls.of(iface);
@@ -391,8 +414,9 @@ export class CallResolver {
       const map = new Map<string, { fn: FuncInfo; call: CallFact }[]>();
       for (const fn of [...this.program.funcs.values(), ...this.program.inits]) {
         if (!fn.file.active) continue;
-        for (const call of fn.facts.calls) {
-          const out = this.resolveSite(fn, call);
+        for (let i = 0; i < fn.facts.calls.length; i++) {
+          const call = fn.facts.calls[i];
+          const out = this.resolveSite(fn, i);
           if (!('targets' in out)) continue;
           for (const t of out.targets) {
             let list = map.get(t.callee);
