@@ -12,6 +12,7 @@ import { BUILTIN_FUNCS, Types, type RType, type Scope, type Member } from './typ
 import { Implementations } from './impls.js';
 import { FlowTypes } from './flow-types.js';
 import { instantiatedTypes } from './instantiated.js';
+import { Progress } from './progress.js';
 
 /** Interface candidates that flow analysis or rapid type analysis rules out: stored, not shown by default. */
 export const RULED_OUT_BY_FLOW = 'iface-ruled-out-by-flow';
@@ -33,6 +34,8 @@ export class CallResolver {
   private fieldFlows?: Map<string, { e: Expr; scope: Scope }[]>;
 
   readonly flowTypes: FlowTypes;
+  /** The recursive queries in progress (field and flow queries), shared with the flow analysis. */
+  readonly progress = new Progress();
 
   constructor(readonly program: Program) {
     this.types = new Types(program);
@@ -47,8 +50,9 @@ export class CallResolver {
   /** Edges and unresolved sites of one function. */
   resolveFunction(fn: FuncInfo, edges: Edge[], unresolved: UnresolvedSite[]): void {
     const file = fn.file.facts.path;
-    for (const call of fn.facts.calls) {
-      const out = this.resolveCall(fn, call);
+    for (let i = 0; i < fn.facts.calls.length; i++) {
+      const call = fn.facts.calls[i];
+      const out = this.resolveSite(fn, i);
       if ('targets' in out) {
         for (const t of out.targets) {
           edges.push({ caller: fn.id, callee: t.callee, kind: t.kind, mode: call.mode, file, line: call.l, how: t.how, confidence: t.confidence });
@@ -68,6 +72,41 @@ export class CallResolver {
         edges.push({ caller: fn.id, callee: t.callee, kind: t.kind, mode: 'ref', file, line: ref.l, how: t.how, confidence: t.confidence });
       }
     }
+  }
+
+  /**
+   * Outcomes of call sites as written, for the passes over every call (the call-site table, the edges,
+   * the channel holders), which used to resolve each site again. An outcome is kept when it cannot
+   * differ in another pass: it asked no flow, field or parameter question (so neither the table's
+   * state nor what is in progress could matter), or it was computed at the top level once the table
+   * existed, when every answer it used is already in the caches for good.
+   */
+  private settled = new Map<FuncInfo, (Outcome | undefined)[]>();
+  /** The passes go function by function: the last function's outcomes, without a map lookup per site. */
+  private lastSettled?: { fn: FuncInfo; list: (Outcome | undefined)[] };
+  /** Counts the questions whose answers depend on the table's state: a site that asked none is pure. */
+  private asked = 0;
+
+  /** Notes a question that depends on the table's state (flow, field and parameter queries). */
+  noteQuery(): void {
+    this.asked++;
+  }
+
+  /** The outcome of `fn`'s i-th call site. */
+  resolveSite(fn: FuncInfo, i: number): Outcome {
+    let last = this.lastSettled;
+    if (last?.fn !== fn) {
+      let list = this.settled.get(fn);
+      if (!list) this.settled.set(fn, (list = new Array(fn.facts.calls.length)));
+      last = this.lastSettled = { fn, list };
+    }
+    const known = last.list[i];
+    if (known) return known;
+    const before = this.asked;
+    const settledTable = this.callSites !== undefined;
+    const out = this.resolveCall(fn, fn.facts.calls[i]);
+    if (this.asked === before || settledTable) last.list[i] = out;
+    return out;
   }
 
   resolveCall(fn: FuncInfo, call: CallFact): Outcome {
@@ -179,8 +218,12 @@ export class CallResolver {
     const how = f.x.k === 'sel' ? 'field-chain' : 'receiver-method';
     if (m.kind === 'method') return { targets: [{ callee: m.fn.id, kind: 'static', how: m.depth > 0 ? 'promoted-method' : how, confidence: 1 }] };
     if (m.kind === 'imethod') {
+      this.asked++;
       const all = this.dispatch(m.iface, f.n);
       if (all.length === 0) return { unresolved: 'interface-without-implementation', callee: text };
+      // The call-site table keeps only callees, and narrowing drops a callee only when it is both
+      // flowing and never created: without such a candidate, the flow query cannot change the answer.
+      if (this.buildingCallSites && !all.some((t) => t.how === RULED_OUT_BY_RTA)) return { targets: all };
       // Narrow to the concrete types that can flow into the receiver, when every source is known.
       const flowing = this.flowTypes.of(f.x, scope);
       if (flowing) {
@@ -210,7 +253,20 @@ export class CallResolver {
   /** Interface dispatch: every implementation's method, real ones before fakes. */
   private created?: Set<TypeInfo>;
 
+  /** Dispatch answers by interface (as `impls` keys it) and method: they depend on nothing else. */
+  private dispatched = new Map<string, Target[]>();
+
   dispatch(iface: RType, method: string): Target[] {
+    const ikey = this.impls.keyOf(iface);
+    const key = ikey ? `${ikey}#${method}` : '';
+    const known = key ? this.dispatched.get(key) : undefined;
+    if (known) return known;
+    const out = this.dispatchOf(iface, method);
+    if (key) this.dispatched.set(key, out);
+    return out;
+  }
+
+  private dispatchOf(iface: RType, method: string): Target[] {
     this.created ??= instantiatedTypes(this.program, this.types);
     const created = this.created;
     const cha = this.impls.of(iface);
@@ -304,7 +360,8 @@ export class CallResolver {
         // append(xs, f, g): the elements of xs and the appended values.
         if (elements && e.f.k === 'id' && e.f.n === 'append' && !this.types.findBind('append', scope)) {
           const [first, ...rest] = e.a;
-          const out = first ? this.funcValueTargets(first, scope, depth + 1, false, true) : [];
+          // A copy: the answer for `xs` may be a cached field answer, which appending would change for everyone.
+          const out = first ? [...this.funcValueTargets(first, scope, depth + 1, false, true)] : [];
           for (const r of rest) out.push(...this.funcValueTargets(r, scope, depth + 1, false, Boolean(e.spread)));
           return dedupe(out);
         }
@@ -357,8 +414,9 @@ export class CallResolver {
       const map = new Map<string, { fn: FuncInfo; call: CallFact }[]>();
       for (const fn of [...this.program.funcs.values(), ...this.program.inits]) {
         if (!fn.file.active) continue;
-        for (const call of fn.facts.calls) {
-          const out = this.resolveCall(fn, call);
+        for (let i = 0; i < fn.facts.calls.length; i++) {
+          const call = fn.facts.calls[i];
+          const out = this.resolveSite(fn, i);
           if (!('targets' in out)) continue;
           for (const t of out.targets) {
             let list = map.get(t.callee);
@@ -373,10 +431,26 @@ export class CallResolver {
     return this.callSites.get(id) ?? [];
   }
 
+  /**
+   * Parameter answers by function, position, depth, element mode and flow nesting (all they depend
+   * on), kept when context-free (see Progress): they used to be recomputed for every path that reached
+   * them, exponentially often through chains of callbacks on large scopes.
+   */
+  private paramMemo = new Map<string, Target[]>();
+
   /** A function-typed parameter holds whatever the function's callers pass in that position. */
   private paramTargets(fn: FuncInfo, name: string, depth: number, elements: boolean): Target[] {
+    this.asked++;
     const index = fn.facts.params.findIndex((p) => p.name === name);
     if (index < 0 || depth > 8) return [];
+    // While the table is being built there are no call sites to read.
+    if (this.buildingCallSites) return [];
+    const key = `${fn.id}#${index}#${depth}#${elements}#${this.flowTypes.level}`;
+    const memo = this.paramMemo.get(key);
+    if (memo) return memo;
+    // The first question builds the call-site table; that answer is not kept (the build's own queries ran inside it).
+    const built = this.callSites !== undefined;
+    const mark = this.progress.begin();
     const variadic = fn.facts.params[index].variadic;
     const out: Target[] = [];
     for (const { fn: caller, call } of this.callSitesOf(fn.id)) {
@@ -384,31 +458,48 @@ export class CallResolver {
       const args = variadic ? call.a.slice(index) : [call.a[index]];
       for (const arg of args) if (arg) out.push(...this.funcValueTargets(arg, this.scopeOf(caller, call.pos), depth + 1, false, elements && !variadic));
     }
-    return dedupe(out);
+    const result = dedupe(out);
+    if (this.progress.end(mark).free && built) this.paramMemo.set(key, result);
+    return result;
   }
 
   /** Values stored in a struct field: keyed composite literals and assignments anywhere in scope. */
   private fieldCache = new Map<string, Target[]>();
-  private fieldBusy = new Set<string>();
+  /** Context-free field answers computed while the table is being built, by field and flow nesting. */
+  private buildingFieldMemo = new Map<string, { targets: Target[]; footprint: Set<number> }>();
 
   private fieldTargets(owner: RType, field: string, depth: number, elements = false): Target[] {
     let base = this.types.unalias(owner);
     if (base.k === 'ptr') base = base.e;
     if (base.k !== 'named') return [];
+    this.asked++;
     const key = `${base.t.id}#${field}#${elements}`;
     const cached = this.fieldCache.get(key);
     if (cached) return cached;
-    if (this.fieldBusy.has(key)) return [];
+    const busy = `field:${key}`;
+    if (this.progress.isOpen(busy)) return [];
+    const building = this.buildingCallSites;
+    if (!building && this.buildingFieldMemo.size) this.buildingFieldMemo.clear();
+    const memoKey = `${key}#${this.flowTypes.level}`;
+    // Copies: callers may append to the answer they get (as they may to a fresh one).
+    const memo = building ? this.buildingFieldMemo.get(memoKey) : undefined;
+    if (memo && this.progress.clear(memo.footprint)) {
+      this.progress.touch(memo.footprint);
+      return memo.targets.slice();
+    }
     // A field's flows do not depend on where it is read: compute once (cycles see an empty answer).
-    this.fieldBusy.add(key);
+    const mark = this.progress.begin(building);
+    this.progress.push(busy);
     const flows = this.flows().get(`${base.t.id}#${field}`) ?? [];
     const out: Target[] = [];
     // Depth restarts here: the placeholder above already breaks cycles through this field.
     for (const { e, scope } of flows) out.push(...this.funcValueTargets(e, scope, 0, false, elements));
     const result = dedupe(out);
-    this.fieldBusy.delete(key);
+    this.progress.pop(busy);
+    const { free, footprint } = this.progress.end(mark);
     // Answers computed while the call-site table is being built lack parameter flows: not cached.
     if (!this.buildingCallSites) this.fieldCache.set(key, result);
+    else if (free && footprint) this.buildingFieldMemo.set(memoKey, { targets: result.slice(), footprint });
     return result;
   }
 

@@ -26,7 +26,8 @@ export function collectGoroutines(program: Program, resolver: CallResolver, edge
   const out: GoroutineRecord[] = [];
   const byCall = new Map<string, Edge[]>();
   for (const e of edges) {
-    if (e.mode === 'ref') continue;
+    // Only the targets of `go` statements are read below.
+    if (e.mode !== 'go') continue;
     const key = `${e.caller}@${e.line}`;
     let list = byCall.get(key);
     if (!list) byCall.set(key, (list = []));
@@ -108,8 +109,9 @@ export function collectChannels(program: Program, resolver: CallResolver, edges:
   const callersOf = new Map<string, { fn: FuncInfo; call: CallFact }[]>();
   for (const fn of program.funcs.values()) {
     if (!fn.file.active) continue;
-    for (const call of fn.facts.calls) {
-      const out = resolver.resolveCall(fn, call);
+    for (let i = 0; i < fn.facts.calls.length; i++) {
+      const call = fn.facts.calls[i];
+      const out = resolver.resolveSite(fn, i);
       if (!('targets' in out)) continue;
       for (const t of out.targets) {
         let list = callersOf.get(t.callee);

@@ -19,20 +19,32 @@ const MAX_DEPTH = 7;
 export class FlowTypes {
   private fieldCache = new Map<string, Types>();
   private paramCache = new Map<string, Types>();
-  private busy = new Set<string>();
+  /**
+   * While the call-site table is being built, answers are not stored in the caches above (they lack
+   * parameter flows). They used to be recomputed at every use, exponentially often on large scopes;
+   * free ones are kept here instead (see Progress), keyed by what else they depend on: the query, the
+   * nesting level (and the depth, where it carries into the query). Dropped once the table exists.
+   */
+  private buildingMemo = new Map<string, { t: Types; footprint: Set<number> }>();
 
   constructor(private r: CallResolver) {}
 
   /** Nesting across re-entrant calls (a flow query resolves calls, which may ask flow queries). */
-  private level = 0;
+  private nesting = 0;
+
+  /** The nesting level, which bounds how much further a query may go: part of every memo key. */
+  get level(): number {
+    return this.nesting;
+  }
 
   of(e: Expr, scope: Scope, depth = 0): Types {
-    if (depth > MAX_DEPTH || this.level > 12) return undefined;
-    this.level++;
+    if (depth > MAX_DEPTH || this.nesting > 12) return undefined;
+    this.r.noteQuery();
+    this.nesting++;
     try {
       return this.ofInner(e, scope, depth);
     } finally {
-      this.level--;
+      this.nesting--;
     }
   }
 
@@ -100,13 +112,12 @@ export class FlowTypes {
     if (owner.k !== 'named') return undefined;
     const key = `${owner.t.id}#${e.n}`;
     if (this.fieldCache.has(key)) return this.fieldCache.get(key);
-    if (this.busy.has(key)) return new Set();
-    this.busy.add(key);
-    const flows = this.r.flows().get(key) ?? [];
-    const result = flows.length === 0 ? undefined : union(flows.map((f) => this.of(f.e, f.scope, depth + 1)));
-    this.busy.delete(key);
-    if (!this.r.buildingSites) this.fieldCache.set(key, result);
-    return result;
+    const open = `flow-field:${key}`;
+    if (this.r.progress.isOpen(open)) return new Set();
+    return this.memo(`${open}#${depth}#${this.nesting}`, open, () => {
+      const flows = this.r.flows().get(key) ?? [];
+      return flows.length === 0 ? undefined : union(flows.map((f) => this.of(f.e, f.scope, depth + 1)));
+    }, (result) => this.fieldCache.set(key, result));
   }
 
   private param(fn: FuncInfo, name: string, depth: number): Types {
@@ -114,8 +125,9 @@ export class FlowTypes {
     if (index < 0 || fn.facts.params[index].variadic) return undefined;
     const key = `${fn.id}#${index}`;
     if (this.paramCache.has(key)) return this.paramCache.get(key);
-    if (this.busy.has(key)) return new Set();
-    this.busy.add(key);
+    const busy = `flow-param:${key}`;
+    if (this.r.progress.isOpen(busy)) return new Set();
+    this.r.progress.push(busy);
     const sites = this.r.callSitesOf(fn.id);
     // Exported functions can be called from code we do not see; closures and methods may be called through values.
     const open = sites.length === 0 || fn.facts.kind === 'closure';
@@ -123,7 +135,7 @@ export class FlowTypes {
       const arg = call.a[index];
       return arg ? this.of(arg, this.r.scopeOf(caller, call.pos), depth + 1) : undefined;
     }));
-    this.busy.delete(key);
+    this.r.progress.pop(busy);
     if (!this.r.buildingSites) this.paramCache.set(key, result);
     return result;
   }
@@ -148,9 +160,14 @@ export class FlowTypes {
   private result(callee: FuncInfo, vi: number): Types {
     const key = `${callee.id}#r${vi}`;
     if (this.resultCache.has(key)) return this.resultCache.get(key);
-    if (this.busy.has(key)) return new Set();
+    const open = `flow-result:${key}`;
+    if (this.r.progress.isOpen(open)) return new Set();
     if (callee.facts.returns.length === 0) return undefined;
-    this.busy.add(key);
+    // The results are read at depth 0, so only the nesting level carries in.
+    return this.memo(`${open}#${this.nesting}`, open, () => this.resultOf(callee, vi), (result) => this.resultCache.set(key, result));
+  }
+
+  private resultOf(callee: FuncInfo, vi: number): Types {
     const parts: Types[] = [];
     for (const ret of callee.facts.returns) {
       if (ret.vals.length === 0) {
@@ -166,9 +183,29 @@ export class FlowTypes {
       parts.push(v ? this.of(v, { fn: callee, file: callee.file, pos: ret.pos }, 0) : undefined);
       if (parts[parts.length - 1] === undefined) break;
     }
-    const result = union(parts);
-    this.busy.delete(key);
-    if (!this.r.buildingSites) this.resultCache.set(key, result);
+    return union(parts);
+  }
+
+  /**
+   * Computes the query `open` (marked in progress meanwhile). Outside the table build the answer goes
+   * to its cache as before (`store`); during the build it is kept under `memoKey` when free.
+   */
+  private memo(memoKey: string, open: string, compute: () => Types, store: (t: Types) => void): Types {
+    const progress = this.r.progress;
+    const building = this.r.buildingSites;
+    if (!building && this.buildingMemo.size) this.buildingMemo.clear();
+    const memo = building ? this.buildingMemo.get(memoKey) : undefined;
+    if (memo && progress.clear(memo.footprint)) {
+      progress.touch(memo.footprint);
+      return memo.t;
+    }
+    const mark = progress.begin(building);
+    progress.push(open);
+    const result = compute();
+    progress.pop(open);
+    const { free, footprint } = progress.end(mark);
+    if (!this.r.buildingSites) store(result);
+    else if (free && footprint) this.buildingMemo.set(memoKey, { t: result, footprint });
     return result;
   }
 }

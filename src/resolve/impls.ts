@@ -85,10 +85,16 @@ export class Implementations {
     return true;
   }
 
+  /** What `of` caches an interface's implementations under ('' when it has none). */
+  keyOf(iface: RType): string {
+    const base = this.types.unalias(iface);
+    return base.k === 'named' ? base.t.id : base.k === 'iface' ? base.key : base.k === 'basic' ? base.n : '';
+  }
+
   /** Implementations of an interface type (named or literal). */
   of(iface: RType): Impl[] {
     const base = this.types.unalias(iface);
-    const key = base.k === 'named' ? base.t.id : base.k === 'iface' ? base.key : base.k === 'basic' ? base.n : '';
+    const key = this.keyOf(iface);
     if (!key) return [];
     const cached = this.cache.get(key);
     if (cached) return cached;

@@ -80,6 +80,8 @@ export function buildProgram(inputs: PackageInput[]): Program {
   }
   const program: Program = { packages, funcs: new Map(), types: [], inits: [] };
   const nameOf = (path: string) => packages.get(path)?.name ?? defaultImportName(path);
+  // Types replaced by an active variant leave the list at the end (one pass, not a search per type).
+  const replaced = new Set<TypeInfo>();
   for (const input of inputs) {
     const pkg = packages.get(input.importPath)!;
     for (const f of input.files) {
@@ -91,9 +93,10 @@ export function buildProgram(inputs: PackageInput[]): Program {
         else file.imports.set(imp.alias ?? nameOf(imp.path), imp.path);
       }
       pkg.files.push(file);
-      declare(program, pkg, file);
+      declare(program, pkg, file, replaced);
     }
   }
+  if (replaced.size) program.types = program.types.filter((t) => !replaced.has(t));
   for (const pkg of packages.values()) {
     for (const fn of pkg.funcs.values()) {
       const recv = fn.facts.recv;
@@ -103,7 +106,7 @@ export function buildProgram(inputs: PackageInput[]): Program {
   return program;
 }
 
-function declare(program: Program, pkg: PkgInfo, file: FileInfo): void {
+function declare(program: Program, pkg: PkgInfo, file: FileInfo, replaced: Set<TypeInfo>): void {
   const prefix = pkg.path;
   const infos: FuncInfo[] = [];
   for (const facts of file.facts.funcs) {
@@ -126,7 +129,8 @@ function declare(program: Program, pkg: PkgInfo, file: FileInfo): void {
       if (facts.kind === 'func' && facts.local.endsWith('[...]')) pkg.funcs.set(facts.name, info);
       if (file.active || !program.funcs.has(info.id)) program.funcs.set(info.id, info);
     } else {
-      existing.variants = [...(existing.variants ?? []), info];
+      // In place: copying the list for each new variant was quadratic (x/sys declares some funcs per GOOS/GOARCH).
+      (existing.variants ??= []).push(info);
     }
   });
   for (const facts of file.facts.types) {
@@ -134,7 +138,7 @@ function declare(program: Program, pkg: PkgInfo, file: FileInfo): void {
     if (existing && (existing.file.active || !file.active)) continue;
     const info: TypeInfo = { id: `${prefix}.${facts.name}`, pkg, file, facts, methods: existing?.methods ?? new Map() };
     pkg.types.set(facts.name, info);
-    if (existing) program.types.splice(program.types.indexOf(existing), 1);
+    if (existing) replaced.add(existing);
     program.types.push(info);
   }
   for (const facts of file.facts.values) {

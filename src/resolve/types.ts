@@ -46,12 +46,29 @@ export class Types {
   private bindTypes = new Map<Bind, RType>();
   private valueTypes = new Map<ValueInfo, RType>();
   private busy = new Set<object>();
+  /**
+   * Resolved types by written type, for the file they were resolved in, when no type parameters were
+   * in play: a resolution depends on nothing else, and the same types are resolved over and over
+   * (field lookups, method sets). Resolved types are never modified, so they can be shared.
+   */
+  private resolved = new WeakMap<TypeExpr, { file: FileInfo; r: RType }>();
+  private underlyings = new Map<TypeInfo, RType>();
+  private unaliased = new Map<TypeInfo, RType>();
 
   constructor(readonly program: Program) {}
 
   /** Resolves a written type in the context of a file. */
   resolve(t: TypeExpr | undefined, file: FileInfo, tparams?: Set<string>): RType {
     if (!t) return UNKNOWN;
+    if (tparams) return this.resolveExpr(t, file, tparams);
+    const known = this.resolved.get(t);
+    if (known?.file === file) return known.r;
+    const r = this.resolveExpr(t, file, undefined);
+    this.resolved.set(t, { file, r });
+    return r;
+  }
+
+  private resolveExpr(t: TypeExpr, file: FileInfo, tparams: Set<string> | undefined): RType {
     switch (t.k) {
       case 'named': {
         if (t.pkg) {
@@ -109,16 +126,25 @@ export class Types {
   underlying(t: RType, depth = 0): RType {
     if (depth > 10) return UNKNOWN;
     if (t.k === 'named') {
+      // From the outside (depth 0) the answer depends only on the type: kept.
+      const known = depth === 0 ? this.underlyings.get(t.t) : undefined;
+      if (known) return known;
       const def = this.resolve(t.t.facts.t, t.t.file, tparamSet(t.t.facts.tparams));
-      return def.k === 'named' ? this.underlying(def, depth + 1) : def;
+      const u = def.k === 'named' ? this.underlying(def, depth + 1) : def;
+      if (depth === 0) this.underlyings.set(t.t, u);
+      return u;
     }
     return t;
   }
 
   /** For `type A = B` aliases, the aliased type. */
   unalias(t: RType): RType {
-    let cur = t;
+    if (t.k !== 'named' || !t.t.facts.alias) return t;
+    const known = this.unaliased.get(t.t);
+    if (known) return known;
+    let cur: RType = t;
     for (let i = 0; i < 10 && cur.k === 'named' && cur.t.facts.alias; i++) cur = this.resolve(cur.t.facts.t, cur.t.file);
+    this.unaliased.set(t.t, cur);
     return cur;
   }
 
