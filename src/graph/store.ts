@@ -81,10 +81,12 @@ export function encodeStore(g: Graph, stamp: string, manifest: Manifest): Buffer
   };
   // Names ranked once in locale order, so the sorts below compare integers, not strings, and still
   // give the order compareCallers/compareCallees give (names that compare equal share a rank).
-  const order = names.map((_, i) => i).sort((a, b) => names[a].localeCompare(names[b]));
+  // One collator for the whole sort: the order of String.prototype.localeCompare, several times faster.
+  const collator = new Intl.Collator();
+  const order = names.map((_, i) => i).sort((a, b) => collator.compare(names[a], names[b]));
   const rank = new Int32Array(names.length);
   order.forEach((n, k) => {
-    rank[n] = k > 0 && names[order[k - 1]].localeCompare(names[n]) === 0 ? rank[order[k - 1]] : k;
+    rank[n] = k > 0 && collator.compare(names[order[k - 1]], names[n]) === 0 ? rank[order[k - 1]] : k;
   });
   const edges = g.edges;
   const from = Int32Array.from(edges, (e) => index.get(e.caller)!);
