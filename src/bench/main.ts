@@ -1,5 +1,6 @@
 /**
- * `npm run bench -- --source DIR [--runs N] [--tags a,b] [--scope-all]`: prints figures, asserts nothing.
+ * `npm run bench -- --source DIR [--runs N] [--tags a,b] [--scopes default,all] [--no-queries]`: prints
+ * figures, asserts nothing.
  *
  * Each measured build runs in a child process of its own, so every figure comes with that process's
  * own peak memory. Baselines are measured in the same run: tree-sitter alone parsing the same files on
@@ -38,6 +39,35 @@ interface ChildReport {
   parsed: number;
 }
 
+/** Peak resident memory of this process: VmHWM on Linux (maxRSS can carry the parent's peak across fork). */
+function peakRssMb(): number {
+  try {
+    const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync('/proc/self/status', 'utf8'));
+    if (m) return Number(m[1]) / 1024;
+  } catch {
+    // not Linux
+  }
+  return process.resourceUsage().maxRSS / 1024;
+}
+
+/** In a child: tree-sitter alone on the scope's files, through the bindings and through the addon. */
+function rawChild(): number {
+  const root = arg('--source')!;
+  const ctx = defaultBuildContext({ tags: (arg('--tags') ?? '').split(',').filter(Boolean) });
+  const files = computeScope(openTree(root, ctx), (arg('--scope') ?? 'default') as Scope, ctx).packages.flatMap((p) => p.files);
+  const texts = files.map((f) => readFileSync(f.abs, 'utf8'));
+  const parser = new Parser();
+  parser.setLanguage(Go as unknown as Parser.Language);
+  let t = performance.now();
+  for (const text of texts) parser.parse(text, undefined, { bufferSize: Math.max(32 * 1024, text.length * 2 + 16) });
+  const bindings = performance.now() - t;
+  t = performance.now();
+  for (const text of texts) parseOnly(text);
+  const native = performance.now() - t;
+  process.stdout.write(JSON.stringify({ bindings, native, files: files.length, bytes: texts.reduce((n, x) => n + Buffer.byteLength(x), 0) }));
+  return 0;
+}
+
 /** In a child: one build with the given cache and worker count, optionally with one file edited. */
 function child(): number {
   // As the CLI does (bin/kubelet-atlas.js).
@@ -54,14 +84,14 @@ function child(): number {
     : undefined;
   const t = performance.now();
   const r = buildIndex({ root, ctx, scope: (arg('--scope') ?? 'default') as Scope, cacheDir: arg('--cache')!, workers: Number(arg('--workers') ?? 0), readFile });
-  const report: ChildReport = { ms: performance.now() - t, timings: r.timings, rssMb: process.resourceUsage().maxRSS / 1024, parsed: r.files.parsed };
+  const report: ChildReport = { ms: performance.now() - t, timings: r.timings, rssMb: peakRssMb(), parsed: r.files.parsed };
   process.stdout.write(JSON.stringify(report));
   return 0;
 }
 
-function runChild(args: string[]): ChildReport {
-  const out = execFileSync(process.execPath, [self, '--child', ...args], { maxBuffer: 64 * 1024 * 1024, stdio: ['ignore', 'pipe', 'inherit'] });
-  return JSON.parse(out.toString()) as ChildReport;
+function runChild<T = ChildReport>(args: string[], mode = '--child'): T {
+  const out = execFileSync(process.execPath, [self, mode, ...args], { maxBuffer: 64 * 1024 * 1024, stdio: ['ignore', 'pipe', 'inherit'] });
+  return JSON.parse(out.toString()) as T;
 }
 
 function timeCommand(argv: string[]): number {
@@ -73,6 +103,7 @@ function timeCommand(argv: string[]): number {
 
 function main(): number {
   if (process.argv.includes('--child')) return child();
+  if (process.argv.includes('--raw-child')) return rawChild();
   const root = resolveSourceDir({ source: arg('--source') });
   if (!root) {
     process.stderr.write('bench: pass --source DIR (a Kubernetes checkout) or set KUBELET_ATLAS_SOURCE\n');
@@ -82,34 +113,28 @@ function main(): number {
   const tags = arg('--tags') ?? '';
   const ctx = defaultBuildContext({ tags: tags.split(',').filter(Boolean) });
   const tree = openTree(root, ctx);
-  const scopes: Scope[] = process.argv.includes('--scope-all') ? ['default', 'all'] : ['default'];
+  const scopes = (arg('--scopes') ?? 'default').split(',') as Scope[];
+  if (scopes.some((x) => x !== 'default' && x !== 'all')) {
+    process.stderr.write('bench: --scopes takes default, all or default,all\n');
+    return 2;
+  }
   const out = (s: string) => process.stdout.write(s);
   out(`bench: ${root} (${runs} runs; native parser ${nativeParserInUse() ? 'in use' : 'NOT built: bindings only'})\n`);
   const fmt = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
   const list = (xs: number[]) => xs.map((x) => (x / 1000).toFixed(2)).join(', ');
 
   for (const scope of scopes) {
+    // The parent stays small (it only spawns): baselines run in children too.
     const files = computeScope(tree, scope, ctx).packages.flatMap((p) => p.files);
-    const texts = files.map((f) => readFileSync(f.abs, 'utf8'));
-    const bytes = texts.reduce((n, t) => n + Buffer.byteLength(t), 0);
-    out(`\nscope ${scope}: ${files.length} files, ${(bytes / 1e6).toFixed(1)} MB\n`);
-    const parser = new Parser();
-    parser.setLanguage(Go as unknown as Parser.Language);
-    const rawBindings: number[] = [];
-    const rawNative: number[] = [];
-    for (let r = 0; r < runs; r++) {
-      let t = performance.now();
-      for (const text of texts) parser.parse(text, undefined, { bufferSize: Math.max(32 * 1024, text.length * 2 + 16) });
-      rawBindings.push(performance.now() - t);
-      t = performance.now();
-      for (const text of texts) parseOnly(text);
-      rawNative.push(performance.now() - t);
-    }
+    const common = ['--source', root, '--tags', tags, '--scope', scope];
+    const raws = Array.from({ length: runs }, () => runChild<{ bindings: number; native: number; files: number; bytes: number }>(common, '--raw-child'));
+    out(`\nscope ${scope}: ${raws[0].files} files, ${(raws[0].bytes / 1e6).toFixed(1)} MB\n`);
+    const rawBindings = raws.map((r) => r.bindings);
+    const rawNative = raws.map((r) => r.native);
     const base = Math.min(median(rawBindings), median(rawNative));
     const line = (name: string, xs: number[], extra = '') => out(`  ${name.padEnd(44)} median ${fmt(median(xs)).padStart(8)}  ratio ${(median(xs) / base).toFixed(2)}  (runs: ${list(xs)})${extra}\n`);
     line('tree-sitter parse only, bindings, 1 thread', rawBindings);
     line('tree-sitter parse only, native, 1 thread', rawNative);
-    const common = ['--source', root, '--tags', tags, '--scope', scope];
     const edited = files.find((f) => f.path === 'pkg/kubelet/kubelet.go')?.abs ?? files[0].abs;
     for (const workers of [0, 2]) {
       const cold: ChildReport[] = [];
@@ -136,6 +161,7 @@ function main(): number {
     }
   }
 
+  if (process.argv.includes('--no-queries')) return 0;
   // Whole commands on a warm index (the user's cache), against node starting and doing nothing.
   out('\nqueries, whole commands on a warm index (ms)\n');
   const src = ['--source', root, ...(tags ? ['--tags', tags] : [])];

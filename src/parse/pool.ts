@@ -23,7 +23,7 @@ export interface Extracted {
 }
 
 export interface PoolOptions {
-  /** Worker threads; 0 or 1 extracts on the calling thread. Default: the cores available. */
+  /** Threads extracting, this one included (N - 1 workers are started); 0 or 1: this thread only. Default: the cores available. */
   workers?: number;
   onProgress?: (done: number, total: number, what: string) => void;
   /** Below this many files the work stays on the calling thread (starting workers costs more). */
@@ -65,6 +65,10 @@ function inline(inputs: readonly ExtractInput[], opts: PoolOptions): Extracted[]
   });
 }
 
+/**
+ * `count` threads extract: count - 1 workers and this thread, which takes a batch itself whenever no
+ * result is waiting (a worker's result costs this thread a deserialization; extracting here does not).
+ */
 function pooled(inputs: readonly ExtractInput[], count: number, opts: PoolOptions): Extracted[] {
   const out: (Extracted | undefined)[] = new Array(inputs.length);
   const signal = new Int32Array(new SharedArrayBuffer(4));
@@ -74,7 +78,7 @@ function pooled(inputs: readonly ExtractInput[], count: number, opts: PoolOption
     batches.push({ files: inputs.slice(i, i + size).map((f, k) => ({ i: i + k, path: f.path, bytes: f.bytes })) });
   }
   // Each worker answers on its own channel; the main thread drains all of them.
-  const pool = Array.from({ length: count }, (_, id) => {
+  const pool = Array.from({ length: count - 1 }, (_, id) => {
     const { port1, port2 } = new MessageChannel();
     // A large young generation: the syntax nodes of a file die young (see bin/kubelet-atlas.js).
     const worker = new Worker(new URL('./worker.js', import.meta.url), {
@@ -118,6 +122,16 @@ function pooled(inputs: readonly ExtractInput[], count: number, opts: PoolOption
         }
       }
       if (got) {
+        lastProgress = Date.now();
+        continue;
+      }
+      if (next < batches.length) {
+        for (const f of batches[next++].files) {
+          const facts = extractFile(f.path, f.bytes);
+          out[f.i] = { facts, packed: serialize(facts) };
+          done++;
+          opts.onProgress?.(done, inputs.length, f.path);
+        }
         lastProgress = Date.now();
         continue;
       }
