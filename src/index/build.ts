@@ -111,30 +111,39 @@ export function buildIndex(opts: IndexOptions): IndexResult {
     }
   }
   // Only now, when the graph must be rebuilt, is the (large) per-file facts pack worth loading.
-  const old: FactsPack = readFactsPack(packFile);
-  lap('load');
   const factsByPath = new Map<string, FileFacts>();
-  const missing: typeof contents = [];
-  for (const c of contents) {
-    const key = factsKey(c.path, c.hash);
-    const packed = old.get(key);
-    if (packed) {
-      next.set(key, packed);
-      factsByPath.set(c.path, unpackFacts(packed));
-    } else missing.push(c);
+  let parsed = 0;
+  let parser: IndexResult['parser'];
+  {
+    const old: FactsPack = readFactsPack(packFile);
+    lap('load');
+    const missing: typeof contents = [];
+    for (const c of contents) {
+      const key = factsKey(c.path, c.hash);
+      const packed = old.get(key);
+      if (packed) {
+        next.set(key, packed);
+        factsByPath.set(c.path, unpackFacts(packed));
+      } else missing.push(c);
+    }
+    const cached = contents.length - missing.length;
+    const extracted = extractAll(missing.map((c) => ({ path: c.path, bytes: c.bytes! })), {
+      workers: opts.workers,
+      onProgress: opts.onProgress && ((done, _total, what) => opts.onProgress!(cached + done, contents.length, what)),
+    });
+    missing.forEach((c, i) => {
+      next.set(factsKey(c.path, c.hash), extracted[i].packed);
+      factsByPath.set(c.path, extracted[i].facts);
+    });
+    parsed = missing.length;
+    parser = { native: nativeParserInUse(), workers: workersFor(parsed, opts.workers) };
+    for (const c of contents) c.bytes = undefined;
+    lap('parse');
+    // Written now, so the serialized entries (and the file bytes) are not held through resolution.
+    if (parsed > 0 || next.size !== old.size) writeFactsPack(packFile, next);
+    next.clear();
+    lap('write');
   }
-  const cached = contents.length - missing.length;
-  const extracted = extractAll(missing.map((c) => ({ path: c.path, bytes: c.bytes! })), {
-    workers: opts.workers,
-    onProgress: opts.onProgress && ((done, _total, what) => opts.onProgress!(cached + done, contents.length, what)),
-  });
-  missing.forEach((c, i) => {
-    next.set(factsKey(c.path, c.hash), extracted[i].packed);
-    factsByPath.set(c.path, extracted[i].facts);
-  });
-  const parsed = missing.length;
-  const parser = { native: nativeParserInUse(), workers: workersFor(parsed, opts.workers) };
-  lap('parse');
 
   const inputs: PackageInput[] = scoped.packages.map((p) => ({
     importPath: p.importPath,
@@ -152,7 +161,6 @@ export function buildIndex(opts: IndexOptions): IndexResult {
   lap('program');
   const graph = resolveProgram(program, { root: tree.root, modulePath: tree.modulePath, context: opts.ctx, diagnostics });
   lap('resolve');
-  writeFactsPack(packFile, next);
   const manifest = manifestOf(tree.root, contents.map((c) => c.path));
   writePack(graphFile, { stamp, packed: packGraph(graph), manifest } satisfies GraphPack);
   writeBytes(join(dir, STORE_FILE), encodeStore(graph, stamp, manifest));
