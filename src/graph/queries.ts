@@ -6,6 +6,8 @@ import { compareCallees, compareCallers } from './store.js';
 export interface Adjacency {
   callees(id: string): Edge[];
   callers(id: string): Edge[];
+  /** The same answer as GraphView.path, when the source can search faster itself. */
+  path?(from: string, to: string, maxNodes?: number): Edge[] | undefined;
 }
 
 export class GraphView {
@@ -70,6 +72,7 @@ export class GraphView {
 
   /** Shortest path by edge count; calls are preferred over references when both exist. */
   path(from: string, to: string, maxNodes = 500000): Edge[] | undefined {
+    if (this.stored?.path) return this.stored.path(from, to, maxNodes);
     const prev = new Map<string, Edge | null>([[from, null]]);
     let frontier = [from];
     while (frontier.length && prev.size < maxNodes) {

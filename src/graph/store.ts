@@ -394,6 +394,73 @@ export class GraphStore {
     return this.adjacent(id, 'in');
   }
 
+  /** A whole section as 32-bit integers (copied only if the bytes are not 4-byte aligned). */
+  private int32s(name: string): Int32Array {
+    let b = this.section(name);
+    if (b.byteOffset % 4 !== 0) {
+      b = Buffer.from(b);
+      this.cache.set(name, b);
+    }
+    return new Int32Array(b.buffer, b.byteOffset, b.length / 4);
+  }
+
+  /**
+   * The same shortest path GraphView.path finds (breadth first, calls before references, likely
+   * targets first), walked over the integer arrays; only the edges of the answer become records.
+   */
+  path(from: string, to: string, maxNodes = 500000): Edge[] | undefined {
+    const s = this.nodeOf(from);
+    const t = this.nodeOf(to);
+    if (s === undefined || t === undefined) return undefined;
+    const start = this.int32s('outStart');
+    const data = this.int32s('outData');
+    const ref = MODES.indexOf('ref');
+    const via = new Int32Array(this.header.nodes).fill(-1);
+    const seen = new Uint8Array(this.header.nodes);
+    seen[s] = 1;
+    let count = 1;
+    let frontier = [s];
+    while (frontier.length && count < maxNodes) {
+      const next: number[] = [];
+      for (const n of frontier) {
+        for (const refs of [false, true]) {
+          for (let k = start[n]; k < start[n + 1]; k++) {
+            if (((data[k * W + 1] & 7) === ref) !== refs) continue;
+            const c = data[k * W];
+            if (seen[c]) continue;
+            seen[c] = 1;
+            count++;
+            via[c] = k;
+            if (c === t) return this.unwind(s, t, via, start);
+            next.push(c);
+          }
+        }
+      }
+      frontier = next;
+    }
+    return undefined;
+  }
+
+  private unwind(s: number, t: number, via: Int32Array, start: Int32Array): Edge[] {
+    const out: Edge[] = [];
+    for (let c = t; c !== s;) {
+      const k = via[c];
+      // The caller is the node whose out-range holds edge k.
+      let lo = 0;
+      let hi = start.length - 2;
+      while (lo < hi) {
+        const mid = (lo + hi + 1) >> 1;
+        if (start[mid] <= k) lo = mid;
+        else hi = mid - 1;
+      }
+      while (start[lo + 1] <= k) lo++;
+      const caller = this.name(lo);
+      out.unshift(this.adjacent(caller, 'out')[k - start[lo]]);
+      c = lo;
+    }
+    return out;
+  }
+
   private adjacent(id: string, dir: 'in' | 'out'): Edge[] {
     const i = this.nodeOf(id);
     if (i === undefined) return [];

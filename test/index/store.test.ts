@@ -51,6 +51,12 @@ describe('query store', () => {
     assert.ok(path && path.length > 3);
     assert.deepEqual(path, memory.view.path(main, loop));
     assert.deepEqual(stored.view.calleeTree(main, 3), memory.view.calleeTree(main, 3));
+    // Every node as a target, from two starting points: same path or same absence.
+    const ids = [...new Set(graph.edges.map((e) => e.callee))].sort();
+    for (const from of [main, 'k8s.io/kubernetes/pkg/kubelet.(*Kubelet).Run']) {
+      for (const to of ids) assert.deepEqual(stored.view.path(from, to), memory.view.path(from, to), `${from} → ${to}`);
+    }
+    assert.equal(stored.view.path(main, 'no.such'), undefined);
   });
 
   it('is written by a build and goes stale when a file in scope changes', () => {
