@@ -16,7 +16,7 @@ export async function indexCommand(o: CommonOptions & { unresolved?: boolean }, 
   }
   const s = g.stats;
   io.out(`indexed ${g.root}\n`);
-  const how = result.parser && result.files.parsed ? ` with the ${result.parser.native ? 'native parser' : 'tree-sitter bindings'} on ${result.parser.workers ? `${result.parser.workers} worker threads` : 'one thread'}` : '';
+  const how = result.parser && result.files.parsed ? ` with the ${result.parser.native ? 'native parser' : 'tree-sitter bindings'} on ${result.parser.workers ? `${result.parser.workers} threads` : 'one thread'}` : '';
   io.out(`  packages ${s.packages}, files ${s.files} (${result.files.cached} from cache, ${result.files.parsed} parsed${how})${result.fromCache ? ', graph from cache' : ''}\n`);
   io.out(`  symbols ${s.symbols} (functions, methods and closures: ${s.functions})\n`);
   const kinds = Object.keys(s).filter((k) => k.startsWith('edges.')).sort().map((k) => `${k.slice(6)} ${s[k]}`).join(', ');

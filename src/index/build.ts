@@ -34,7 +34,7 @@ export interface IndexResult {
   graph: Graph;
   timings: Record<string, number>;
   files: { total: number; parsed: number; cached: number };
-  /** How the parsed files were parsed: the native addon or the bindings, and on how many threads. */
+  /** How the parsed files were parsed: the native addon or the bindings, and on how many threads (0: this one only). */
   parser?: { native: boolean; workers: number };
   fromCache: boolean;
 }
