@@ -1,8 +1,9 @@
 /**
- * Extracts many files across worker threads while the caller stays synchronous: the main thread
- * hands out batches, then sleeps on a shared counter (Atomics.wait) and drains results with
- * receiveMessageOnPort. Each result is the facts serialized by the worker; the caller deserializes it
- * once and can store the very same bytes in the facts cache.
+ * Extracts many files on several threads while the caller stays synchronous: the calling thread hands
+ * batches to worker threads, extracts batches itself when no result is waiting, and otherwise sleeps
+ * on a shared counter (Atomics.wait) and drains results with receiveMessageOnPort. A worker's result
+ * is the facts serialized with node:v8; the caller deserializes it once and stores the very same
+ * bytes in the facts cache.
  */
 import { availableParallelism } from 'node:os';
 import { deserialize, serialize } from 'node:v8';
@@ -46,7 +47,7 @@ export function defaultWorkers(): number {
   return Number.isInteger(env) && env >= 0 ? env : availableParallelism();
 }
 
-/** The worker threads extractAll uses for this many files (0: the calling thread). */
+/** The threads extractAll uses for this many files, the calling one included (0: the calling thread alone). */
 export function workersFor(files: number, requested?: number, minFiles = MIN_FILES_FOR_WORKERS): number {
   const workers = Math.min(requested ?? defaultWorkers(), Math.ceil(files / batchSize(files)));
   return workers <= 1 || files < minFiles ? 0 : workers;
