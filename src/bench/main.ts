@@ -151,7 +151,7 @@ function main(): number {
         }
       }
       const rss = (xs: ChildReport[]) => `, peak RSS ${Math.max(...xs.map((x) => x.rssMb)).toFixed(0)} MB`;
-      const label = workers ? `${workers} workers` : '1 thread';
+      const label = workers ? `${workers} threads` : '1 thread';
       line(`cold index, ${label}`, cold.map((c) => c.ms), rss(cold));
       const stages = Object.keys(cold[0].timings);
       out(`    stages (median): ${stages.map((k) => `${k} ${fmt(median(cold.map((c) => c.timings[k] ?? 0)))}`).join(', ')}\n`);
