@@ -113,7 +113,8 @@ export class SymbolTable {
   }
 }
 
-function lastName(id: string): string {
+/** The last element of an ID: `syncLoop` of `pkg.(*Kubelet).syncLoop`, `func1` of a closure. */
+export function lastName(id: string): string {
   const m = /([^./()*]+)$/.exec(id);
   return m ? m[1] : id;
 }

@@ -17,7 +17,8 @@ const EDGE_W = 8;
 const SYM_W = 14;
 const UNRES_W = 5;
 
-class Strings {
+/** Interns strings: each distinct string gets the next index. */
+export class Strings {
   list: string[] = [];
   private map = new Map<string, number>();
   id(s: string | undefined): number {

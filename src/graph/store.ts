@@ -8,6 +8,8 @@
  * then the sections, each 8-byte aligned so typed arrays can view the buffer without copying.
  */
 import type { Edge, EdgeKind, EdgeMode, Graph, SymbolRecord } from '../model/index.js';
+import { lastName, SymbolTable } from './lookup.js';
+import { Strings } from './pack.js';
 
 const MAGIC = 'KAQ2';
 const KINDS: EdgeKind[] = ['static', 'interface', 'method-value', 'func-value', 'closure'];
@@ -31,16 +33,6 @@ interface Header {
   sections: Record<string, [number, number]>;
 }
 
-/** The symbol a view should show for an ID defined in several build variants: the active one. */
-function preferred(symbols: readonly SymbolRecord[]): SymbolRecord[] {
-  const byId = new Map<string, SymbolRecord>();
-  for (const s of symbols) {
-    const prev = byId.get(s.id);
-    if (!prev || (!prev.active && s.active)) byId.set(s.id, s);
-  }
-  return [...byId.values()];
-}
-
 /** Callers are listed by name then line; callees likely-first (confidence), then name, then line. */
 export function compareCallers(a: Edge, b: Edge): number {
   return a.caller.localeCompare(b.caller) || a.line - b.line;
@@ -51,34 +43,16 @@ export function compareCallees(a: Edge, b: Edge): number {
 
 /** Serializes a graph (plus the freshness manifest of the files it was built from) into the store's bytes. */
 export function encodeStore(g: Graph, stamp: string, manifest: Manifest): Buffer {
-  const symbols = preferred(g.symbols);
-  const index = new Map<string, number>();
-  const names: string[] = [];
-  const node = (id: string): number => {
-    let i = index.get(id);
-    if (i === undefined) {
-      i = names.length;
-      names.push(id);
-      index.set(id, i);
-    }
-    return i;
-  };
-  for (const s of symbols) node(s.id);
+  // One record per ID, the active build variant's, as the symbol table picks it.
+  const symbols = [...new SymbolTable(g.symbols).all()];
+  const nodes = new Strings();
+  for (const s of symbols) nodes.id(s.id);
   for (const e of g.edges) {
-    node(e.caller);
-    node(e.callee);
+    nodes.id(e.caller);
+    nodes.id(e.callee);
   }
-  const strings: string[] = [];
-  const stringIndex = new Map<string, number>();
-  const str = (s: string): number => {
-    let i = stringIndex.get(s);
-    if (i === undefined) {
-      i = strings.length;
-      strings.push(s);
-      stringIndex.set(s, i);
-    }
-    return i;
-  };
+  const names = nodes.list;
+  const strings = new Strings();
   // Names ranked once in locale order, so the sorts below compare integers, not strings, and still
   // give the order compareCallers/compareCallees give (names that compare equal share a rank).
   // One collator for the whole sort: the order of String.prototype.localeCompare, several times faster.
@@ -89,8 +63,8 @@ export function encodeStore(g: Graph, stamp: string, manifest: Manifest): Buffer
     rank[n] = k > 0 && collator.compare(names[order[k - 1]], names[n]) === 0 ? rank[order[k - 1]] : k;
   });
   const edges = g.edges;
-  const from = Int32Array.from(edges, (e) => index.get(e.caller)!);
-  const to = Int32Array.from(edges, (e) => index.get(e.callee)!);
+  const from = Int32Array.from(edges, (e) => nodes.id(e.caller));
+  const to = Int32Array.from(edges, (e) => nodes.id(e.callee));
   const adjacency = (key: Int32Array, other: Int32Array, compare: (a: number, b: number) => number) => {
     // Edge numbers grouped by node (counting sort), then each group sorted.
     const start = new Uint32Array(names.length + 1);
@@ -109,9 +83,9 @@ export function encodeStore(g: Graph, stamp: string, manifest: Manifest): Buffer
       const o = j * W;
       data[o] = other[k];
       data[o + 1] = KINDS.indexOf(e.kind) * 8 + MODES.indexOf(e.mode);
-      data[o + 2] = str(e.file);
+      data[o + 2] = strings.id(e.file);
       data[o + 3] = e.line;
-      data[o + 4] = str(e.how);
+      data[o + 4] = strings.id(e.how);
       data[o + 5] = Math.round(e.confidence * 1000);
     });
     return { start, data };
@@ -169,7 +143,7 @@ export function encodeStore(g: Graph, stamp: string, manifest: Manifest): Buffer
     ['manifestSizes', bytes(new Float64Array(manifest.sizes))],
     ['manifestMtimes', bytes(new Float64Array(manifest.mtimes))],
   ];
-  const header: Header = { v: 1, stamp, nodes: names.length, symbols: symbols.length, strings, stats: g.stats, sections: {} };
+  const header: Header = { v: 1, stamp, nodes: names.length, symbols: symbols.length, strings: strings.list, stats: g.stats, sections: {} };
   // Offsets depend on the header's length, which depends on the offsets: lay out relative to the data start.
   let pos = 0;
   for (const [name, b] of sections) {
@@ -184,12 +158,6 @@ export function encodeStore(g: Graph, stamp: string, manifest: Manifest): Buffer
   head.copy(buf, 8);
   for (const [name, b] of sections) b.copy(buf, dataStart + header.sections[name][0]);
   return buf;
-}
-
-/** The last element of an ID: `syncLoop` of `pkg.(*Kubelet).syncLoop`, `func1` of a closure. */
-export function lastName(id: string): string {
-  const m = /([^./()*]+)$/.exec(id);
-  return m ? m[1] : id;
 }
 
 /** FNV-1a over UTF-16 code units: the same in the writer and the reader, both JavaScript. */
