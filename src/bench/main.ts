@@ -27,6 +27,11 @@ function arg(name: string): string | undefined {
   return i >= 0 ? process.argv[i + 1] : undefined;
 }
 
+/** The build context of `--tags a,b` (the parent passes its tags on to every child). */
+function contextArg() {
+  return defaultBuildContext({ tags: (arg('--tags') ?? '').split(',').filter(Boolean) });
+}
+
 function median(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b);
   return s[Math.floor(s.length / 2)];
@@ -53,7 +58,7 @@ function peakRssMb(): number {
 /** In a child: tree-sitter alone on the scope's files, through the bindings and through the addon. */
 function rawChild(): number {
   const root = arg('--source')!;
-  const ctx = defaultBuildContext({ tags: (arg('--tags') ?? '').split(',').filter(Boolean) });
+  const ctx = contextArg();
   const files = computeScope(openTree(root, ctx), (arg('--scope') ?? 'default') as Scope, ctx).packages.flatMap((p) => p.files);
   const texts = files.map((f) => readFileSync(f.abs, 'utf8'));
   const parser = new Parser();
@@ -73,7 +78,7 @@ function child(): number {
   // As the CLI does (bin/kubelet-atlas.js).
   setFlagsFromString('--max-semi-space-size=64');
   const root = arg('--source')!;
-  const ctx = defaultBuildContext({ tags: (arg('--tags') ?? '').split(',').filter(Boolean) });
+  const ctx = contextArg();
   const edit = arg('--edit');
   const readFile = edit
     ? (abs: string) => {
@@ -111,7 +116,7 @@ function main(): number {
   }
   const runs = Number(arg('--runs') ?? 3);
   const tags = arg('--tags') ?? '';
-  const ctx = defaultBuildContext({ tags: tags.split(',').filter(Boolean) });
+  const ctx = contextArg();
   const tree = openTree(root, ctx);
   const scopes = (arg('--scopes') ?? 'default').split(',') as Scope[];
   if (scopes.some((x) => x !== 'default' && x !== 'all')) {

@@ -3,7 +3,7 @@
  * tree and build context, written atomically, so a second run re-parses only files whose bytes changed.
  */
 import { createHash } from 'node:crypto';
-import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, writeSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { deserialize, serialize } from 'node:v8';
@@ -62,10 +62,7 @@ export function writePack(file: string, value: unknown): void {
 
 /** Writes to a temporary file in the same folder, then renames it over the target. */
 export function writeBytes(file: string, bytes: Uint8Array): void {
-  mkdirSync(join(file, '..'), { recursive: true });
-  const tmp = `${file}.${process.pid}.${Date.now()}.tmp`;
-  writeFileSync(tmp, bytes);
-  renameSync(tmp, file);
+  writeChunks(file, [bytes]);
 }
 
 /**
@@ -115,7 +112,7 @@ export function writeFactsPack(file: string, pack: FactsPack): void {
   writeChunks(file, [pre, head, ...pack.values()]);
 }
 
-/** Like writeBytes, for content in pieces (no concatenated copy). */
+/** Writes content given in pieces (no concatenated copy) to a temporary file, then renames it over the target. */
 export function writeChunks(file: string, chunks: Uint8Array[]): void {
   mkdirSync(join(file, '..'), { recursive: true });
   const tmp = `${file}.${process.pid}.${Date.now()}.tmp`;

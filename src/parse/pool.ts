@@ -58,11 +58,17 @@ export function extractAll(inputs: readonly ExtractInput[], opts: PoolOptions = 
   return workers ? pooled(inputs, workers, opts) : inline(inputs, opts);
 }
 
+/** One file on the calling thread, serialized as a worker would send it. */
+function extractHere(f: ExtractInput): Extracted {
+  const facts = extractFile(f.path, f.bytes);
+  return { facts, packed: serialize(facts) };
+}
+
 function inline(inputs: readonly ExtractInput[], opts: PoolOptions): Extracted[] {
   return inputs.map((f, i) => {
-    const facts = extractFile(f.path, f.bytes);
+    const r = extractHere(f);
     opts.onProgress?.(i + 1, inputs.length, f.path);
-    return { facts, packed: serialize(facts) };
+    return r;
   });
 }
 
@@ -128,8 +134,7 @@ function pooled(inputs: readonly ExtractInput[], count: number, opts: PoolOption
       }
       if (next < batches.length) {
         for (const f of batches[next++].files) {
-          const facts = extractFile(f.path, f.bytes);
-          out[f.i] = { facts, packed: serialize(facts) };
+          out[f.i] = extractHere(f);
           done++;
           opts.onProgress?.(done, inputs.length, f.path);
         }
@@ -146,5 +151,5 @@ function pooled(inputs: readonly ExtractInput[], count: number, opts: PoolOption
     }
   }
   // Whatever a stalled worker did not send is extracted here.
-  return out.map((r, i) => r ?? inline([inputs[i]], {})[0]);
+  return out.map((r, i) => r ?? extractHere(inputs[i]));
 }

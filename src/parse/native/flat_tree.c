@@ -156,6 +156,29 @@ static napi_value setup(napi_env env, napi_callback_info info) {
   return out;
 }
 
+/* Parses a JavaScript string as UTF-16 (so offsets / 2 are string indices); on failure throws and returns NULL. */
+static TSTree *parse_string(napi_env env, State *st, napi_value value) {
+  size_t len = 0;
+  if (napi_get_value_string_utf16(env, value, NULL, 0, &len) != napi_ok) {
+    napi_throw_type_error(env, NULL, "flat_tree: expected a string");
+    return NULL;
+  }
+  char16_t *text = malloc((len + 1) * sizeof(char16_t));
+  if (!text) {
+    napi_throw_error(env, NULL, "flat_tree: out of memory");
+    return NULL;
+  }
+  if (napi_get_value_string_utf16(env, value, text, len + 1, &len) != napi_ok) {
+    free(text);
+    napi_throw_type_error(env, NULL, "flat_tree: expected a string");
+    return NULL;
+  }
+  TSTree *tree = ts_parser_parse_string_encoding(st->parser, NULL, (const char *)text, (uint32_t)(len * 2), TSInputEncodingUTF16LE);
+  free(text);
+  if (!tree) napi_throw_error(env, NULL, "flat_tree: parse failed");
+  return tree;
+}
+
 /* Index of the emitted node with this start, end and symbol (binary search on preorder starts). */
 static int64_t find_node(const Words *b, uint32_t count, uint32_t start, uint32_t end, TSSymbol sym) {
   uint32_t lo = 0, hi = count;
@@ -202,20 +225,8 @@ static napi_value parse(napi_env env, napi_callback_info info) {
     napi_throw_error(env, NULL, "flat_tree: call setup() first");
     return NULL;
   }
-  size_t len = 0;
-  CHECK(napi_get_value_string_utf16(env, argv[0], NULL, 0, &len));
-  char16_t *text = malloc((len + 1) * sizeof(char16_t));
-  if (!text) {
-    napi_throw_error(env, NULL, "flat_tree: out of memory");
-    return NULL;
-  }
-  CHECK(napi_get_value_string_utf16(env, argv[0], text, len + 1, &len));
-  TSTree *tree = ts_parser_parse_string_encoding(st->parser, NULL, (const char *)text, (uint32_t)(len * 2), TSInputEncodingUTF16LE);
-  free(text);
-  if (!tree) {
-    napi_throw_error(env, NULL, "flat_tree: parse failed");
-    return NULL;
-  }
+  TSTree *tree = parse_string(env, st, argv[0]);
+  if (!tree) return NULL;
   Words b = st->last;
   b.len = 0;
   int ok = push(&b, 0) && push(&b, 0);
@@ -297,12 +308,7 @@ static napi_value parse_only(napi_env env, napi_callback_info info) {
     napi_throw_error(env, NULL, "flat_tree: call setup() first");
     return NULL;
   }
-  size_t len = 0;
-  CHECK(napi_get_value_string_utf16(env, argv[0], NULL, 0, &len));
-  char16_t *text = malloc((len + 1) * sizeof(char16_t));
-  CHECK(napi_get_value_string_utf16(env, argv[0], text, len + 1, &len));
-  TSTree *tree = ts_parser_parse_string_encoding(st->parser, NULL, (const char *)text, (uint32_t)(len * 2), TSInputEncodingUTF16LE);
-  free(text);
+  TSTree *tree = parse_string(env, st, argv[0]);
   if (tree) ts_tree_delete(tree);
   return NULL;
 }
