@@ -12,7 +12,7 @@ import { resolveProgram } from '../resolve/index.js';
 import { contentHash, factsKey, readFactsPack, readPack, unpackFacts, writeBytes, writeFactsPack, writePack, type FactsPack } from './cache.js';
 import { packGraph, unpackGraph, type PackedGraph } from '../graph/pack.js';
 import { encodeStore, type Manifest } from '../graph/store.js';
-import { indexDir, manifestFresh, manifestOf, openStore, STORE_FILE } from './stored.js';
+import { indexDir, manifestFresh, manifestOf, readStore, STORE_FILE } from './stored.js';
 
 export { indexDir, openStore } from './stored.js';
 
@@ -101,7 +101,8 @@ export function buildIndex(opts: IndexOptions): IndexResult {
       const graph = unpackGraph(cachedGraph.packed);
       lap('load');
       // Same bytes, but sizes or mtimes may have moved (a checkout, a touch): refresh the query store's manifest.
-      if (!cachedGraph.manifest || !manifestFresh(cachedGraph.manifest) || !openStore(opts)) {
+      // The store carries the same manifest as the graph pack: one freshness check covers both.
+      if (!cachedGraph.manifest || !manifestFresh(cachedGraph.manifest) || readStore(opts)?.stamp !== stamp) {
         const manifest = manifestOf(tree.root, contents.map((c) => c.path));
         writePack(graphFile, { ...cachedGraph, manifest } satisfies GraphPack);
         writeBytes(join(dir, STORE_FILE), encodeStore(graph, stamp, manifest));

@@ -23,11 +23,16 @@ export const STORE_FILE = 'query.bin';
 
 /** The stored graph for queries, if one exists and no Go file in scope changed size or mtime since. */
 export function openStore(opts: StoreLocation): GraphStore | undefined {
-  let store: GraphStore;
+  const store = readStore(opts);
+  return store && manifestFresh(store.manifest()) ? store : undefined;
+}
+
+/** The query store in this format, fresh or not (its header only is read). */
+export function readStore(opts: StoreLocation): GraphStore | undefined {
   try {
     const fd = openSync(join(indexDir(opts), STORE_FILE), 'r');
     // The descriptor stays open for the life of the (one-shot) process; sections are read as needed.
-    store = new GraphStore({
+    return new GraphStore({
       read(offset, length) {
         const b = Buffer.allocUnsafe(length);
         let done = 0;
@@ -42,7 +47,6 @@ export function openStore(opts: StoreLocation): GraphStore | undefined {
   } catch {
     return undefined;
   }
-  return manifestFresh(store.manifest()) ? store : undefined;
 }
 
 /**
