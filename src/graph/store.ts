@@ -269,6 +269,12 @@ export class GraphStore {
   }
 
   manifest(): Manifest {
+    const m = this.manifestBytes();
+    return { paths: m.paths.toString('utf8').split('\n'), sizes: m.sizes, mtimes: m.mtimes };
+  }
+
+  /** The manifest with its paths left as stored: UTF-8, one per line. */
+  manifestBytes(): { paths: Buffer; sizes: Float64Array; mtimes: Float64Array } {
     const f = (name: string): Float64Array => {
       // Copied into an aligned buffer so a Float64Array can view it.
       const b = this.section(name);
@@ -276,7 +282,7 @@ export class GraphStore {
       new Uint8Array(a.buffer).set(b);
       return a;
     };
-    return { paths: this.section('manifestPaths').toString('utf8').split('\n'), sizes: f('manifestSizes'), mtimes: f('manifestMtimes') };
+    return { paths: this.section('manifestPaths'), sizes: f('manifestSizes'), mtimes: f('manifestMtimes') };
   }
 
   /** Every node name: symbols first (in store order), then call targets that are not symbols. */

@@ -2,11 +2,13 @@
  * The light half of the index stage, for one-shot queries: find the query store written by the last
  * build and tell whether it still matches the tree, without loading the parser or the resolver.
  */
-import { openSync, readSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, openSync, readSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { BuildContext } from '../model/index.js';
 import { GraphStore, type Manifest } from '../graph/store.js';
-import { cacheKey } from './cache.js';
+import { cacheKey } from './key.js';
 
 export interface StoreLocation {
   root: string;
@@ -16,7 +18,8 @@ export interface StoreLocation {
 }
 
 export function indexDir(opts: StoreLocation): string {
-  return join(opts.cacheDir, 'index', cacheKey(opts.root, opts.ctx, opts.scope ?? 'default'));
+  const dir = join(opts.cacheDir, 'index');
+  return join(dir, cacheKey(opts.root, opts.ctx, opts.scope ?? 'default', dir));
 }
 
 export const STORE_FILE = 'query.bin';
@@ -24,7 +27,12 @@ export const STORE_FILE = 'query.bin';
 /** The stored graph for queries, if one exists and no Go file in scope changed size or mtime since. */
 export function openStore(opts: StoreLocation): GraphStore | undefined {
   const store = readStore(opts);
-  return store && manifestFresh(store.manifest()) ? store : undefined;
+  if (!store) return undefined;
+  const check = freshCheck();
+  if (!check) return manifestFresh(store.manifest()) ? store : undefined;
+  // Straight from the stored bytes: no path string is made when nothing changed.
+  const m = store.manifestBytes();
+  return check.firstStale(m.paths, m.sizes, m.mtimes) < 0 ? store : undefined;
 }
 
 /** The query store in this format, fresh or not (its header only is read). */
@@ -66,10 +74,49 @@ export function manifestOf(root: string, files: string[]): Manifest {
   return { paths, sizes, mtimes };
 }
 
-export function manifestFresh(m: Manifest): boolean {
+export function manifestFresh(m: Manifest, native = true): boolean {
+  const check = native ? freshCheck() : undefined;
+  if (check) return check.firstStale(Buffer.from(m.paths.join('\n')), Float64Array.from(m.sizes), Float64Array.from(m.mtimes)) < 0;
   for (let i = 0; i < m.paths.length; i++) {
     const st = statSync(m.paths[i], { throwIfNoEntry: false });
     if (!st || st.mtimeMs !== m.mtimes[i] || (m.sizes[i] >= 0 && st.size !== m.sizes[i])) return false;
   }
   return true;
+}
+
+interface FreshCheck {
+  /** Index of a path whose size or mtime differs from the manifest's (or that is gone), else -1. */
+  firstStale(paths: Buffer, sizes: Float64Array, mtimes: Float64Array): number;
+}
+
+let addon: FreshCheck | null | undefined;
+
+/** Whether the C freshness test is in use (else the statSync loop). */
+export function nativeFreshCheckInUse(): boolean {
+  return freshCheck() !== undefined;
+}
+
+/**
+ * The freshness test in C (src/parse/native/fresh_check.c, built with the parser addon): one stat()
+ * per path on a few threads, where statSync also builds a Stats object and its Dates, about four times
+ * the cost. Absent when the addon was not built or KUBELET_ATLAS_NATIVE=0; the loop above is the same test.
+ */
+function freshCheck(): FreshCheck | undefined {
+  if (addon !== undefined) return addon ?? undefined;
+  addon = null;
+  if (process.env['KUBELET_ATLAS_NATIVE'] === '0') return undefined;
+  const here = dirname(fileURLToPath(import.meta.url));
+  const rel = join('src', 'parse', 'native', 'build', 'Release', 'fresh_check.node');
+  // From dist/src/index (compiled) or src/index (sources), the package root is three or two levels up.
+  for (const root of [join(here, '..', '..', '..'), join(here, '..', '..')]) {
+    const file = join(root, rel);
+    if (!existsSync(file)) continue;
+    try {
+      addon = createRequire(import.meta.url)(file) as FreshCheck;
+    } catch {
+      addon = null;
+    }
+    break;
+  }
+  return addon ?? undefined;
 }

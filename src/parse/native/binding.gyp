@@ -13,6 +13,13 @@
       ],
       "cflags_c": ["-std=c11", "-O2", "-Wno-unused-parameter", "-Wno-unused-but-set-variable"],
       "defines": ["NAPI_VERSION=8", "_POSIX_C_SOURCE=200112L", "_DEFAULT_SOURCE"]
+    },
+    {
+      "target_name": "fresh_check",
+      "sources": ["fresh_check.c"],
+      "cflags_c": ["-std=c11", "-O2", "-pthread"],
+      "ldflags": ["-pthread"],
+      "defines": ["NAPI_VERSION=8", "_POSIX_C_SOURCE=200809L", "_DEFAULT_SOURCE"]
     }
   ]
 }
