@@ -3,49 +3,16 @@
  * tree and build context, written atomically, so a second run re-parses only files whose bytes changed.
  */
 import { createHash } from 'node:crypto';
-import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, writeSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { deserialize, serialize } from 'node:v8';
 import type { FileFacts } from '../parse/index.js';
-import type { BuildContext } from '../model/index.js';
+import { FACTS_VERSION } from './key.js';
 
-/** Bumped whenever the facts' shape or the extractor's output changes. */
-export const FACTS_VERSION = 'facts-6';
-
-let stamp: string | undefined;
-
-/**
- * A hash of the indexer's own compiled code (parse, resolve, index stages), so that a new version of
- * kubelet-atlas never reuses facts or graphs made by an older one.
- */
-export function toolStamp(): string {
-  if (stamp) return stamp;
-  const here = dirname(fileURLToPath(import.meta.url));
-  const h = createHash('sha1').update(FACTS_VERSION);
-  // The stages whose output is cached: the parser and the resolver, and the cache code itself. The
-  // query store and graph pack carry their own format versions, so view code can change freely.
-  for (const [dir, only] of [['parse'], ['resolve'], ['index', ['build.js', 'build.ts', 'cache.js', 'cache.ts']]] as [string, string[]?][]) {
-    const abs = join(here, '..', dir);
-    let names: string[] = [];
-    try {
-      names = readdirSync(abs).filter((n) => (n.endsWith('.js') || n.endsWith('.ts') || n.endsWith('.scm')) && (!only || only.includes(n))).sort();
-    } catch {
-      continue;
-    }
-    for (const n of names) h.update(n).update(readFileSync(join(abs, n)));
-  }
-  stamp = h.digest('hex').slice(0, 12);
-  return stamp;
-}
+export { cacheKey, FACTS_VERSION, toolStamp } from './key.js';
 
 export function contentHash(bytes: Uint8Array): string {
   return createHash('sha1').update(FACTS_VERSION).update(bytes).digest('hex');
-}
-
-export function cacheKey(root: string, ctx: BuildContext, scope: string): string {
-  const h = createHash('sha1').update(JSON.stringify({ root, ctx, scope, v: toolStamp() })).digest('hex');
-  return h.slice(0, 16);
 }
 
 export function readPack<T>(file: string): T | undefined {
