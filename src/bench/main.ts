@@ -10,7 +10,6 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { setFlagsFromString } from 'node:v8';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Parser from 'tree-sitter';
@@ -75,8 +74,6 @@ function rawChild(): number {
 
 /** In a child: one build with the given cache and worker count, optionally with one file edited. */
 function child(): number {
-  // As the CLI does (bin/kubelet-atlas.js).
-  setFlagsFromString('--max-semi-space-size=64');
   const root = arg('--source')!;
   const ctx = contextArg();
   const edit = arg('--edit');
@@ -95,7 +92,8 @@ function child(): number {
 }
 
 function runChild<T = ChildReport>(args: string[], mode = '--child'): T {
-  const out = execFileSync(process.execPath, [self, mode, ...args], { maxBuffer: 64 * 1024 * 1024, stdio: ['ignore', 'pipe', 'inherit'] });
+  // With the young generation the CLI gives its index builds (bin/kubelet-atlas.js).
+  const out = execFileSync(process.execPath, ['--max-semi-space-size=64', self, mode, ...args], { maxBuffer: 64 * 1024 * 1024, stdio: ['ignore', 'pipe', 'inherit'] });
   return JSON.parse(out.toString()) as T;
 }
 
