@@ -3,7 +3,7 @@
  * I/O happens here and in source/; the stages in between are pure functions over plain records.
  */
 import { readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import type { BuildContext, Diagnostic, Graph } from '../model/index.js';
 import { computeScope, openTree, type Scope, type SourcePackage } from '../source/index.js';
 import { extractAll, nativeParserInUse, workersFor, type FileFacts } from '../parse/index.js';
@@ -13,6 +13,8 @@ import { contentHash, factsKey, readFactsPack, readPack, unpackFacts, writeBytes
 import { packGraph, unpackGraph, type PackedGraph } from '../graph/pack.js';
 import { encodeStore, type Manifest } from '../graph/store.js';
 import { indexDir, manifestFresh, manifestOf, readStore, STORE_FILE } from './stored.js';
+import { toolStamp } from './key.js';
+import { pruneIndexes, writeOwner } from './prune.js';
 
 export { indexDir, openStore } from './stored.js';
 
@@ -165,6 +167,9 @@ export function buildIndex(opts: IndexOptions): IndexResult {
   const manifest = manifestOf(tree.root, contents.map((c) => c.path));
   writePack(graphFile, { stamp, packed: packGraph(graph), manifest } satisfies GraphPack);
   writeBytes(join(dir, STORE_FILE), encodeStore(graph, stamp, manifest));
+  const owner = { of: JSON.stringify({ root: opts.root, ctx: opts.ctx, scope: opts.scope ?? 'default' }), stamp: toolStamp(), builtAt: Date.now() };
+  writeOwner(dir, owner);
+  pruneIndexes(join(dir, '..'), basename(dir), owner);
   lap('write');
   return { graph, timings, files: { total: files.length, parsed, cached: contents.length - parsed }, parser, fromCache: false };
 }

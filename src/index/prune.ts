@@ -1,0 +1,83 @@
+/**
+ * Old index folders. Each folder is named by a hash that includes the indexer's own code (key.ts), so
+ * every new version of kubelet-atlas builds new folders (about 240 MB each for the kubelet's scope)
+ * and the old ones would stay forever. Each folder records who it is for; after a build, folders for
+ * the same tree, context and scope made by other versions are removed, except the newest few (two
+ * versions used in turn, say a checkout and an installed copy, keep their own).
+ */
+import { readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { writeBytes } from './cache.js';
+
+export const OWNER_FILE = 'owner.json';
+
+export interface Owner {
+  /** The tree, build context and scope, as one JSON string: folders with equal `of` are alternatives. */
+  of: string;
+  stamp: string;
+  builtAt: number;
+}
+
+export function writeOwner(dir: string, owner: Owner): void {
+  writeBytes(join(dir, OWNER_FILE), Buffer.from(JSON.stringify(owner)));
+}
+
+/** Folders written by versions before owner files: removed once nothing in them moved for a day. */
+const LEGACY_AGE_MS = 24 * 3600 * 1000;
+
+/**
+ * Removes the folders under `indexRoot` that serve the same `of` as `current` with another stamp,
+ * beyond the `keep` most recently built, and old folders without an owner file. Returns their names.
+ * Never throws: a folder that cannot be read or removed is left alone.
+ */
+export function pruneIndexes(indexRoot: string, current: string, owner: Owner, keep = 2, now = Date.now()): string[] {
+  let names: string[];
+  try {
+    names = readdirSync(indexRoot, { withFileTypes: true }).filter((e) => e.isDirectory() && e.name !== current).map((e) => e.name);
+  } catch {
+    return [];
+  }
+  const rivals: { name: string; builtAt: number }[] = [];
+  const removed: string[] = [];
+  for (const name of names) {
+    const dir = join(indexRoot, name);
+    let other: Owner | undefined;
+    try {
+      other = JSON.parse(readFileSync(join(dir, OWNER_FILE), 'utf8')) as Owner;
+    } catch {
+      other = undefined;
+    }
+    if (other) {
+      if (other.of === owner.of && other.stamp !== owner.stamp) rivals.push({ name, builtAt: other.builtAt });
+      continue;
+    }
+    if (isLegacyIndex(dir, now) && remove(dir)) removed.push(name);
+  }
+  rivals.sort((a, b) => b.builtAt - a.builtAt);
+  for (const r of rivals.slice(keep)) if (remove(join(indexRoot, r.name))) removed.push(r.name);
+  return removed.sort();
+}
+
+/** An index folder (it holds a facts or graph pack) from before owner files, untouched for a day. */
+function isLegacyIndex(dir: string, now: number): boolean {
+  let files: string[];
+  try {
+    files = readdirSync(dir);
+  } catch {
+    return false;
+  }
+  if (!files.some((f) => f === 'facts.bin' || f === 'graph.v8' || f === 'query.bin')) return false;
+  return files.every((f) => {
+    const st = statSync(join(dir, f), { throwIfNoEntry: false });
+    return !st || now - st.mtimeMs > LEGACY_AGE_MS;
+  });
+}
+
+function remove(dir: string): boolean {
+  try {
+    rmSync(dir, { recursive: true, force: true });
+    return true;
+  } catch {
+    return false;
+  }
+}
