@@ -3,7 +3,7 @@
  * tree and build context, written atomically, so a second run re-parses only files whose bytes changed.
  */
 import { createHash } from 'node:crypto';
-import { closeSync, mkdirSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { deserialize, serialize } from 'node:v8';
 import type { FileFacts } from '../parse/index.js';
@@ -85,14 +85,20 @@ export function writeChunks(file: string, chunks: Uint8Array[]): void {
   const tmp = `${file}.${process.pid}.${Date.now()}.tmp`;
   const fd = openSync(tmp, 'w');
   try {
-    for (const c of chunks) {
-      let done = 0;
-      while (done < c.length) done += writeSync(fd, c, done, c.length - done);
+    try {
+      for (const c of chunks) {
+        let done = 0;
+        while (done < c.length) done += writeSync(fd, c, done, c.length - done);
+      }
+    } finally {
+      closeSync(fd);
     }
-  } finally {
-    closeSync(fd);
+    renameSync(tmp, file);
+  } catch (err) {
+    // A full disk: the target keeps its old content and no half-written file is left behind.
+    rmSync(tmp, { force: true });
+    throw err;
   }
-  renameSync(tmp, file);
 }
 
 export function unpackFacts(bytes: Uint8Array): FileFacts {
