@@ -156,7 +156,7 @@ export function buildIndex(opts: IndexOptions): IndexResult {
     for (const f of input.files) {
       for (const d of f.facts.diagnostics) {
         if (!f.active && d.code === 'syntax') continue;
-        diagnostics.push({ severity: d.code === 'syntax' || d.code === 'read' ? 'error' : 'warning', code: d.code, message: d.message, file: f.facts.path, line: d.line });
+        diagnostics.push({ severity: d.code === 'syntax' || d.code === 'read' || d.code === 'extract' ? 'error' : 'warning', code: d.code, message: d.message, file: f.facts.path, line: d.line });
       }
     }
   }

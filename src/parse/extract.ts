@@ -72,7 +72,22 @@ export function decode(bytes: Uint8Array): { text: string; diagnostic?: FileDiag
   }
 }
 
+/**
+ * One file's facts. Never throws: a failure inside the extractor (a bug, not bad input) becomes an
+ * 'extract' diagnostic on that file, with no facts, the same on a worker and on the calling thread.
+ */
 export function extractFile(path: string, bytes: Uint8Array): FileFacts {
+  try {
+    return extractOrThrow(path, bytes);
+  } catch (err) {
+    return {
+      path, pkg: '', imports: [], funcs: [], types: [], values: [], lines: 0,
+      diagnostics: [{ code: 'extract', message: `could not extract facts: ${(err as Error)?.message ?? String(err)}`, line: 1 }],
+    };
+  }
+}
+
+function extractOrThrow(path: string, bytes: Uint8Array): FileFacts {
   const facts: FileFacts = { path, pkg: '', imports: [], funcs: [], types: [], values: [], diagnostics: [], lines: 0 };
   if (bytes.length > MAX_FILE_BYTES) {
     facts.diagnostics.push({ code: 'too-large', message: `file is ${bytes.length} bytes, over the ${MAX_FILE_BYTES}-byte limit; skipped`, line: 1 });

@@ -173,7 +173,7 @@ export interface ImportFacts {
 }
 
 export interface FileDiagnostic {
-  code: 'syntax' | 'encoding' | 'too-large' | 'read';
+  code: 'syntax' | 'encoding' | 'too-large' | 'read' | 'extract';
   message: string;
   line: number;
 }

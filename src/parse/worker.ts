@@ -5,7 +5,6 @@
 import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
 import { serialize } from 'node:v8';
 import { extractFile } from './extract.js';
-import type { FileFacts } from './facts.js';
 
 export interface Batch {
   files: { i: number; path: string; bytes: Uint8Array }[];
@@ -19,20 +18,8 @@ export interface BatchResult {
 
 const { port, signal, id } = workerData as { port: MessagePort; signal: Int32Array; id: number };
 
-function extract(path: string, bytes: Uint8Array): FileFacts {
-  try {
-    return extractFile(path, bytes);
-  } catch (err) {
-    // One file's failure must not lose the batch: it becomes that file's diagnostic.
-    return {
-      path, pkg: '', imports: [], funcs: [], types: [], values: [], lines: 0,
-      diagnostics: [{ code: 'syntax', message: `could not extract facts: ${(err as Error).message}`, line: 1 }],
-    };
-  }
-}
-
 parentPort!.on('message', (batch: Batch) => {
-  const results = batch.files.map((f) => ({ i: f.i, packed: serialize(extract(f.path, f.bytes)) as Uint8Array }));
+  const results = batch.files.map((f) => ({ i: f.i, packed: serialize(extractFile(f.path, f.bytes)) as Uint8Array }));
   const message: BatchResult = { worker: id, results };
   port.postMessage(message, results.map((r) => r.packed.buffer as ArrayBuffer));
   // The main thread waits on this counter (it parses synchronously): wake it.

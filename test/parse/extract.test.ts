@@ -94,4 +94,12 @@ describe('extractFile', () => {
       { numRuns: 1500 },
     );
   });
+
+  it('turns a failure inside the extractor into an extract diagnostic on that file instead of throwing', () => {
+    const broken = { get length(): number { throw new Error('boom'); } } as unknown as Uint8Array;
+    const f = extractFile('pkg/x/broken.go', broken);
+    assert.equal(f.path, 'pkg/x/broken.go');
+    assert.deepEqual(f.funcs, []);
+    assert.deepEqual(f.diagnostics, [{ code: 'extract', message: 'could not extract facts: boom', line: 1 }]);
+  });
 });
