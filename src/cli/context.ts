@@ -72,12 +72,22 @@ export interface Queries {
  * For the one-shot queries (show, callers, callees, path, search): the on-disk query store when it is
  * fresh, so neither the parser nor the whole graph is loaded; otherwise a build, which writes it.
  */
-export async function loadQueries(o: CommonOptions, io: Io): Promise<Queries> {
+export async function loadQueries(o: CommonOptions, io: Io): Promise<Queries & { close(): void }> {
   const root = await sourceDir(o, io);
   const store = openStore({ root, ctx: buildContext(o), scope: scopeOf(o), cacheDir: cacheDirOf(o, io) });
-  if (store) return { table: new SymbolTable(store), view: new GraphView(store), root };
+  if (store) return { table: new SymbolTable(store), view: new GraphView(store), root, close: () => store.close() };
   const { table, view } = await loadIndex(o, io);
-  return { table, view, root };
+  return { table, view, root, close: () => undefined };
+}
+
+/** Runs one query and closes the store it read from (main() can run many commands in one process). */
+export async function withQueries<T>(o: CommonOptions, io: Io, fn: (q: Queries) => T): Promise<T> {
+  const q = await loadQueries(o, io);
+  try {
+    return fn(q);
+  } finally {
+    q.close();
+  }
 }
 
 export async function loadIndex(o: CommonOptions, io: Io, progress = false): Promise<Loaded> {

@@ -194,6 +194,8 @@ function bytes(a: Uint32Array | Int32Array | Float64Array): Buffer {
 /** Reads byte ranges of the store: from a whole buffer, or from an open file on demand. */
 export interface StoreBytes {
   read(offset: number, length: number): Buffer;
+  /** Releases what backs the bytes (an open file); reads after it fail. */
+  close?(): void;
 }
 
 export function bufferBytes(buf: Buffer): StoreBytes {
@@ -222,6 +224,11 @@ export class GraphStore {
     const len = head.readUInt32LE(4);
     this.header = JSON.parse(bytes.read(8, len).toString('utf8')) as Header;
     this.base = align(8 + len);
+  }
+
+  /** Releases the file behind the store, if any: sections not read yet can no longer be. */
+  close(): void {
+    this.bytes.close?.();
   }
 
   get stamp(): string {

@@ -12,7 +12,7 @@ import { resolveProgram } from '../resolve/index.js';
 import { contentHash, factsKey, readFactsPack, readPack, unpackFacts, writeBytes, writeFactsPack, writePack, type FactsPack } from './cache.js';
 import { packGraph, unpackGraph, type PackedGraph } from '../graph/pack.js';
 import { encodeStore, type Manifest } from '../graph/store.js';
-import { indexDir, manifestFresh, manifestOf, readStore, STORE_FILE } from './stored.js';
+import { indexDir, manifestFresh, manifestOf, storeStamp, STORE_FILE } from './stored.js';
 import { toolStamp } from './key.js';
 import { pruneIndexes, writeOwner } from './prune.js';
 
@@ -104,7 +104,7 @@ export function buildIndex(opts: IndexOptions): IndexResult {
       lap('load');
       // Same bytes, but sizes or mtimes may have moved (a checkout, a touch): refresh the query store's manifest.
       // The store carries the same manifest as the graph pack: one freshness check covers both.
-      if (!cachedGraph.manifest || !manifestFresh(cachedGraph.manifest) || readStore(opts)?.stamp !== stamp) {
+      if (!cachedGraph.manifest || !manifestFresh(cachedGraph.manifest) || storeStamp(opts) !== stamp) {
         const manifest = manifestOf(tree.root, contents.map((c) => c.path));
         writePack(graphFile, { ...cachedGraph, manifest } satisfies GraphPack);
         writeBytes(join(dir, STORE_FILE), encodeStore(graph, stamp, manifest));

@@ -2,7 +2,7 @@
  * The light half of the index stage, for one-shot queries: find the query store written by the last
  * build and tell whether it still matches the tree, without loading the parser or the resolver.
  */
-import { existsSync, openSync, readSync, statSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -29,19 +29,36 @@ export function openStore(opts: StoreLocation): GraphStore | undefined {
   const store = readStore(opts);
   if (!store) return undefined;
   const check = freshCheck();
-  if (!check) return manifestFresh(store.manifest()) ? store : undefined;
-  // Straight from the stored bytes: no path string is made when nothing changed.
-  const m = store.manifestBytes();
-  return check.firstStale(m.paths, m.sizes, m.mtimes) < 0 ? store : undefined;
+  let fresh: boolean;
+  if (check) {
+    // Straight from the stored bytes: no path string is made when nothing changed.
+    const m = store.manifestBytes();
+    fresh = check.firstStale(m.paths, m.sizes, m.mtimes) < 0;
+  } else fresh = manifestFresh(store.manifest());
+  if (fresh) return store;
+  store.close();
+  return undefined;
+}
+
+/** The stamp of the query store in this format, if there is one. */
+export function storeStamp(opts: StoreLocation): string | undefined {
+  const store = readStore(opts);
+  store?.close();
+  return store?.stamp;
 }
 
 /** The query store in this format, fresh or not (its header only is read). */
 export function readStore(opts: StoreLocation): GraphStore | undefined {
   try {
-    const fd = openSync(join(indexDir(opts), STORE_FILE), 'r');
-    // The descriptor stays open for the life of the (one-shot) process; sections are read as needed.
+    let fd = openSync(join(indexDir(opts), STORE_FILE), 'r');
+    // The descriptor stays open until close(): sections are read as needed.
     return new GraphStore({
+      close() {
+        if (fd >= 0) closeSync(fd);
+        fd = -1;
+      },
       read(offset, length) {
+        if (fd < 0) throw new Error('the query store was closed');
         const b = Buffer.allocUnsafe(length);
         let done = 0;
         while (done < length) {

@@ -71,6 +71,9 @@ describe('query store', () => {
     utimesSync(file, later, later);
     assert.equal(openStore(loc), undefined, 'stale after a file changed');
     buildIndex(loc);
-    assert.ok(openStore(loc), 'a build with the same bytes refreshes the manifest');
+    const store = openStore(loc);
+    assert.ok(store, 'a build with the same bytes refreshes the manifest');
+    store.close();
+    assert.throws(() => new SymbolTable(store).lookup('Kubelet.syncLoop'), /closed/, 'nothing is read after close()');
   });
 });
