@@ -1,7 +1,6 @@
 /** One handler per command: each takes parsed options, calls the library, and writes text or JSON. */
 import type { Edge } from '../model/index.js';
 import { channelProducers, edgesToTsv, isRuledOut, type CallTree } from '../graph/index.js';
-import { fetchRelease } from '../source/index.js';
 import { join } from 'node:path';
 import { loadIndex, withQueries, symbolArg, cacheDirOf, type CommonOptions, type Io } from './context.js';
 import { UserError } from './errors.js';
@@ -40,6 +39,7 @@ export async function indexCommand(o: CommonOptions & { unresolved?: boolean }, 
 }
 
 export async function fetchCommand(o: CommonOptions, io: Io): Promise<number> {
+  const { fetchRelease } = await import('../source/index.js');
   const dir = await fetchRelease({ ref: o.ref, cacheDir: join(cacheDirOf(o, io), 'src'), onProgress: (l) => io.err(`${l}\n`) });
   io.out(`${dir}\n`);
   return 0;

@@ -2,7 +2,11 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { BuildContext } from '../model/index.js';
-import { defaultBuildContext, defaultCacheDir, fetchRelease, resolveSourceDir, SourceError, type Scope } from '../source/index.js';
+// The light files of source/, not its entry: a query must not load the tree scanner and the fetcher.
+import { defaultBuildContext } from '../source/context.js';
+import { defaultCacheDir, resolveSourceDir } from '../source/locate.js';
+import { SourceError } from '../source/errors.js';
+import type { Scope } from '../source/types.js';
 import type { IndexResult } from '../index/build.js';
 import { openStore } from '../index/stored.js';
 import { GraphView, SymbolTable } from '../graph/index.js';
@@ -46,6 +50,7 @@ export async function sourceDir(o: CommonOptions, io: Io): Promise<string> {
     return dir;
   }
   io.err(`no --source given and KUBELET_ATLAS_SOURCE is not set: using the pinned release ${o.ref ?? 'v1.28.0'}\n`);
+  const { fetchRelease } = await import('../source/index.js');
   return fetchRelease({ ref: o.ref, cacheDir: join(cacheDirOf(o, io), 'src'), onProgress: (l) => io.err(`${l}\n`) });
 }
 
