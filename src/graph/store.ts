@@ -4,14 +4,14 @@
  * string split once), the adjacency of the nodes it visits (CSR arrays, already sorted the way views
  * print them) and the records of the symbols it shows (one JSON slice each).
  *
- * Layout: 'KAQ2' (bumped with each format change), a u32 header length, a JSON header naming each section's [offset, length] in bytes,
+ * Layout: 'KAQ3' (bumped with each format change), a u32 header length, a JSON header naming each section's [offset, length] in bytes,
  * then the sections, each 8-byte aligned so typed arrays can view the buffer without copying.
  */
 import type { Edge, EdgeKind, EdgeMode, Graph, SymbolRecord } from '../model/index.js';
 import { lastName, SymbolTable } from './lookup.js';
 import { Strings } from './pack.js';
 
-const MAGIC = 'KAQ2';
+const MAGIC = 'KAQ3';
 const KINDS: EdgeKind[] = ['static', 'interface', 'method-value', 'func-value', 'closure'];
 const MODES: EdgeMode[] = ['call', 'go', 'defer', 'ref'];
 /** Ints per edge in the adjacency arrays: other end, kind*8+mode, file, line, how, confidence×1000. */
@@ -28,7 +28,6 @@ interface Header {
   stamp: string;
   nodes: number;
   symbols: number;
-  strings: string[];
   stats: Record<string, number>;
   sections: Record<string, [number, number]>;
 }
@@ -143,7 +142,10 @@ export function encodeStore(g: Graph, stamp: string, manifest: Manifest): Buffer
     ['manifestSizes', bytes(new Float64Array(manifest.sizes))],
     ['manifestMtimes', bytes(new Float64Array(manifest.mtimes))],
   ];
-  const header: Header = { v: 1, stamp, nodes: names.length, symbols: symbols.length, strings: strings.list, stats: g.stats, sections: {} };
+  // The file and how strings are a section of their own, read only when an edge is printed: the
+  // header, parsed by every query, stays a few hundred bytes.
+  sections.push(['strings', Buffer.from(JSON.stringify(strings.list))]);
+  const header: Header = { v: 1, stamp, nodes: names.length, symbols: symbols.length, stats: g.stats, sections: {} };
   // Offsets depend on the header's length, which depends on the offsets: lay out relative to the data start.
   let pos = 0;
   for (const [name, b] of sections) {
@@ -211,6 +213,7 @@ export class GraphStore {
   private readonly header: Header;
   private readonly base: number;
   private names?: string[];
+  private strings?: string[];
   /** Names decoded so far, back to their node index. */
   private seen = new Map<string, number>();
   private ops = 0;
@@ -452,7 +455,7 @@ export class GraphStore {
     const from = b.readUInt32LE(0);
     const count = b.readUInt32LE(4) - from;
     const data = this.slice(dataName, from * W * 4, count * W * 4);
-    const S = this.header.strings;
+    const S = (this.strings ??= JSON.parse(this.section('strings').toString('utf8')) as string[]);
     const list: Edge[] = [];
     for (let k = 0; k < count; k++) {
       const at = (n: number) => data.readInt32LE((k * W + n) * 4);

@@ -96,7 +96,8 @@ export function buildIndex(opts: IndexOptions): IndexResult {
     }
   }
   lap('read');
-  const stamp = contents.map((c) => c.hash).join(',');
+  // Every file's content hash, in order, hashed once more: the graph's identity, kept short for the query store's header.
+  const stamp = contentHash(Buffer.from(contents.map((c) => c.hash).join(',')));
   if (!opts.fresh) {
     const cachedGraph = readPack<GraphPack>(graphFile);
     if (cachedGraph?.packed?.v === 1 && cachedGraph.stamp === stamp) {
