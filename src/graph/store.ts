@@ -4,16 +4,17 @@
  * string split once), the adjacency of the nodes it visits (CSR arrays, already sorted the way views
  * print them) and the records of the symbols it shows (one JSON slice each).
  *
- * Layout: 'KAQ3' (bumped with each format change), a u32 header length, a JSON header naming each section's [offset, length] in bytes,
+ * Layout: 'KAQ4' (bumped with each format change), a u32 header length, a JSON header naming each section's [offset, length] in bytes,
  * then the sections, each 8-byte aligned so typed arrays can view the buffer without copying.
  */
 import type { Edge, EdgeKind, EdgeMode, Graph, SymbolRecord } from '../model/index.js';
 import { lastName, SymbolTable } from './lookup.js';
 import { Strings } from './pack.js';
 
-const MAGIC = 'KAQ3';
+const MAGIC = 'KAQ4';
 const KINDS: EdgeKind[] = ['static', 'interface', 'method-value', 'func-value', 'closure'];
 const MODES: EdgeMode[] = ['call', 'go', 'defer', 'ref'];
+const REF = MODES.indexOf('ref');
 /** Ints per edge in the adjacency arrays: other end, kind*8+mode, file, line, how, confidence×1000. */
 const W = 6;
 
@@ -136,6 +137,9 @@ export function encodeStore(g: Graph, stamp: string, manifest: Manifest): Buffer
     ['symbolStart', bytes(jsonStart)],
     ['outStart', bytes(out.start)],
     ['outData', bytes(out.data)],
+    // What a path search walks: each out-edge's target alone, complemented (~n) for a reference edge,
+    // a sixth of outData's bytes.
+    ['outTargets', bytes(Int32Array.from({ length: edges.length }, (_, j) => (out.data[j * W + 1] & 7) === REF ? ~out.data[j * W] : out.data[j * W]))],
     ['inStart', bytes(inn.start)],
     ['inData', bytes(inn.data)],
     ['manifestPaths', Buffer.from(manifest.paths.join('\n'))],
@@ -397,8 +401,7 @@ export class GraphStore {
     const t = this.nodeOf(to);
     if (s === undefined || t === undefined) return undefined;
     const start = this.int32s('outStart');
-    const data = this.int32s('outData');
-    const ref = MODES.indexOf('ref');
+    const targets = this.int32s('outTargets');
     const via = new Int32Array(this.header.nodes).fill(-1);
     const seen = new Uint8Array(this.header.nodes);
     seen[s] = 1;
@@ -407,10 +410,12 @@ export class GraphStore {
     while (frontier.length && count < maxNodes) {
       const next: number[] = [];
       for (const n of frontier) {
-        for (const refs of [false, true]) {
+        // Calls first, then references (~target), so a path prefers calls at equal length.
+        for (let pass = 0; pass < 2; pass++) {
           for (let k = start[n]; k < start[n + 1]; k++) {
-            if (((data[k * W + 1] & 7) === ref) !== refs) continue;
-            const c = data[k * W];
+            const x = targets[k];
+            if ((x < 0) !== (pass === 1)) continue;
+            const c = x < 0 ? ~x : x;
             if (seen[c]) continue;
             seen[c] = 1;
             count++;

@@ -58,6 +58,8 @@ export function loadIndex(opts: IndexOptions): IndexResult {
   const cached = readPack<GraphPack>(join(indexDir(opts), 'graph.v8'));
   if (cached?.packed?.v === 1 && cached.manifest && manifestFresh(cached.manifest)) {
     const graph = unpackGraph(cached.packed);
+    // A query store of another format (a new kubelet-atlas) or none: write it, so the next query reads it.
+    if (storeStamp(opts) !== cached.stamp) writeBytes(join(indexDir(opts), STORE_FILE), encodeStore(graph, cached.stamp, cached.manifest));
     const n = cached.manifest.paths.length;
     return { graph, timings: { load: performance.now() - t0 }, files: { total: n, parsed: 0, cached: n }, fromCache: true };
   }
