@@ -176,14 +176,16 @@ function main(): number {
     ['path cmd/kubelet.main Kubelet.syncLoopIteration', [bin, 'path', 'cmd/kubelet.main', 'Kubelet.syncLoopIteration', ...src]],
   ];
   const n = Math.max(5, runs * 3);
-  let baseline = 0;
-  for (const [name, argv] of commands) {
-    timeCommand(argv);
-    const xs = Array.from({ length: n }, () => timeCommand(argv));
+  // Round robin, one run of each command per round, so a busy minute weighs on all of them alike.
+  for (const [, argv] of commands) timeCommand(argv);
+  const times: number[][] = commands.map(() => []);
+  for (let r = 0; r < n; r++) commands.forEach(([, argv], i) => times[i].push(timeCommand(argv)));
+  const baseline = median(times[0]);
+  commands.forEach(([name], i) => {
+    const xs = times[i];
     const m = median(xs);
-    if (!baseline) baseline = m;
-    out(`  ${name.padEnd(48)} median ${m.toFixed(0).padStart(5)}  (${xs.map((x) => x.toFixed(0)).join(', ')})${baseline !== m ? `  over node start: ${(m - baseline).toFixed(0)}` : ''}\n`);
-  }
+    out(`  ${name.padEnd(48)} median ${m.toFixed(0).padStart(5)}  (${xs.map((x) => x.toFixed(0)).join(', ')})${i ? `  over node start: ${(m - baseline).toFixed(0)}` : ''}\n`);
+  });
   return 0;
 }
 
