@@ -2,7 +2,7 @@
 import { existsSync } from 'node:fs';
 import { basename, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Command } from 'commander';
+import type { Command } from './commander.js';
 import type { Diagnostic } from '../model/index.js';
 import { resolveSourceDir } from '../source/index.js';
 import {

@@ -1,5 +1,5 @@
 /** `kubelet-atlas diff --from DIR --to DIR`: what changed in the kubelet between two Kubernetes trees. */
-import { Command, Option } from 'commander';
+import { Command, Option } from './commander.js';
 import writeFileAtomic from 'write-file-atomic';
 import { diffMarkdown, diffTrees, notKubernetes, UnknownTopicError } from '../diff/index.js';
 import { notesDir } from '../notes/index.js';

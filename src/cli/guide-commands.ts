@@ -2,7 +2,7 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Command, Option } from 'commander';
+import { Command, Option } from './commander.js';
 import writeFileAtomic from 'write-file-atomic';
 import {
   checkAnnotations, lookupAnchor, parseAnnotations, readAnnotationFiles, readLock, treeReader, type AnnotationLock, type SymbolStatus, type Topic,

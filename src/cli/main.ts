@@ -1,5 +1,5 @@
 /** The command line: commander parses options and hands them to one handler per command. */
-import { Command, CommanderError, Option } from 'commander';
+import { Command, CommanderError, Option } from './commander.js';
 import * as cmd from './commands.js';
 import { UserError } from './errors.js';
 import type { CommonOptions, Io } from './context.js';

@@ -1,6 +1,6 @@
 /** `kubelet-atlas notes …`: study-group notes anchored to Go symbols (see notes/README.md). */
 import { existsSync, readFileSync, statSync } from 'node:fs';
-import { Command, Option } from 'commander';
+import { Command, Option } from './commander.js';
 import {
   addNote, anchorFor, buildThreads, checkKind, checkNotes, exportJson, exportMarkdown, filterNotes, findNote, flatten,
   notesDir, NoteInputError, NOTE_KINDS, parentNote, readNoteFile, readNotes, resolveNote, shortId, treeSource,

@@ -1,7 +1,7 @@
 /** `kubelet-atlas site`: writes the static call-graph website (see src/outputs/site). */
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import type { Command } from 'commander';
+import type { Command } from './commander.js';
 import { buildSite, formatSiteSummary, loadExtras } from '../outputs/site/index.js';
 import { packageRoot } from '../ports/index.js';
 import { notesDir } from '../notes/index.js';
