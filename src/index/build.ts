@@ -6,7 +6,7 @@ import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { BuildContext, Diagnostic, Graph } from '../model/index.js';
 import { computeScope, openTree, type Scope, type SourcePackage } from '../source/index.js';
-import { extractAll, nativeParserInUse, workersFor, type FileFacts } from '../parse/index.js';
+import { extractAll, nativeParserInUse, shareStrings, workersFor, type FileFacts, type StringTable } from '../parse/index.js';
 import { buildProgram, type PackageInput } from '../resolve/program.js';
 import { resolveProgram } from '../resolve/index.js';
 import { contentHash, factsKey, factsPackWriter, readFactsPack, readPack, unpackFacts, writeBytes, writePack, type FactsPack } from './cache.js';
@@ -144,6 +144,7 @@ type ResolveMeta = Parameters<typeof resolveProgram>[1];
  */
 function parseFiles(contents: FileContent[], packFile: string, opts: IndexOptions, lap: (name: string) => void) {
   const factsByPath = new Map<string, FileFacts>();
+  const strings: StringTable = new Map();
   const old: FactsPack = readFactsPack(packFile);
   lap('load');
   const kept: [string, Uint8Array][] = [];
@@ -153,7 +154,7 @@ function parseFiles(contents: FileContent[], packFile: string, opts: IndexOption
     const packed = old.get(key);
     if (packed) {
       kept.push([key, packed]);
-      factsByPath.set(c.path, unpackFacts(packed));
+      factsByPath.set(c.path, shareStrings(unpackFacts(packed), strings));
     } else missing.push(c);
   }
   // Entries go to disk as they are made; the pack is rewritten only when its content changes.
@@ -163,6 +164,7 @@ function parseFiles(contents: FileContent[], packFile: string, opts: IndexOption
     const cached = kept.length;
     const extracted = extractAll(missing.map((c) => ({ path: c.path, bytes: c.bytes! })), {
       workers: opts.workers,
+      strings,
       onProgress: opts.onProgress && ((done, _total, what) => opts.onProgress!(cached + done, contents.length, what)),
       onPacked: pack && ((i, packed) => pack.add(factsKey(missing[i].path, missing[i].hash), packed)),
     });

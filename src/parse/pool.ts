@@ -10,6 +10,7 @@ import { deserialize, serialize } from 'node:v8';
 import { MessageChannel, receiveMessageOnPort, Worker } from 'node:worker_threads';
 import { extractFile } from './extract.js';
 import type { FileFacts } from './facts.js';
+import { shareStrings, type StringTable } from './share.js';
 import type { Batch, BatchResult } from './worker.js';
 
 export interface ExtractInput {
@@ -23,6 +24,8 @@ export interface PoolOptions {
   onProgress?: (done: number, total: number, what: string) => void;
   /** Receives each file's facts serialized with node:v8 (by input index, in no particular order) when they are made. */
   onPacked?: (index: number, packed: Uint8Array) => void;
+  /** Equal strings of all files' facts are stored once, through this table (see share.ts). */
+  strings?: StringTable;
   /** Below this many files the work stays on the calling thread (starting workers costs more). */
   minFilesForWorkers?: number;
 }
@@ -59,7 +62,7 @@ export function extractAll(inputs: readonly ExtractInput[], opts: PoolOptions = 
 function extractHere(f: ExtractInput, i: number, opts: PoolOptions): FileFacts {
   const facts = extractFile(f.path, f.bytes);
   opts.onPacked?.(i, serialize(facts));
-  return facts;
+  return opts.strings ? shareStrings(facts, opts.strings) : facts;
 }
 
 function inline(inputs: readonly ExtractInput[], opts: PoolOptions): FileFacts[] {
@@ -120,7 +123,8 @@ function pooled(inputs: readonly ExtractInput[], count: number, opts: PoolOption
           give(w);
           for (const { i, packed } of r.results) {
             const bytes = new Uint8Array(packed.buffer, packed.byteOffset, packed.byteLength);
-            out[i] = deserialize(bytes) as FileFacts;
+            const facts = deserialize(bytes) as FileFacts;
+            out[i] = opts.strings ? shareStrings(facts, opts.strings) : facts;
             opts.onPacked?.(i, bytes);
             done++;
             opts.onProgress?.(done, inputs.length, inputs[i].path);
