@@ -6,10 +6,10 @@ import { readFileSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import type { BuildContext, Diagnostic, Graph } from '../model/index.js';
 import { computeScope, openTree, type Scope, type SourcePackage } from '../source/index.js';
-import { extractAll, nativeParserInUse, workersFor, type FileFacts } from '../parse/index.js';
+import { extractAll, nativeParserInUse, shareStrings, workersFor, type FileFacts, type StringTable } from '../parse/index.js';
 import { buildProgram, type PackageInput } from '../resolve/program.js';
 import { resolveProgram } from '../resolve/index.js';
-import { contentHash, factsKey, readFactsPack, readPack, unpackFacts, writeBytes, writeFactsPack, writePack, type FactsPack } from './cache.js';
+import { contentHash, factsKey, factsPackWriter, readFactsPack, readPack, unpackFacts, writeBytes, writePack, type FactsPack } from './cache.js';
 import { packGraph, unpackGraph, type PackedGraph } from '../graph/pack.js';
 import { encodeStore, type Manifest } from '../graph/store.js';
 import { indexDir, manifestFresh, manifestOf, storeStamp, STORE_FILE } from './stored.js';
@@ -82,9 +82,8 @@ export function buildIndex(opts: IndexOptions): IndexResult {
   const dir = indexDir(opts);
   const packFile = join(dir, 'facts.bin');
   const graphFile = join(dir, 'graph.v8');
-  const next: FactsPack = new Map();
   const files = scoped.packages.flatMap((p) => p.files);
-  const contents: { pkg: SourcePackage; path: string; hash: string; bytes?: Uint8Array }[] = [];
+  const contents: FileContent[] = [];
   for (const pkg of scoped.packages) {
     for (const f of pkg.files) {
       let bytes: Uint8Array;
@@ -116,57 +115,8 @@ export function buildIndex(opts: IndexOptions): IndexResult {
       return { graph, timings, files: { total: files.length, parsed: 0, cached: contents.length }, fromCache: true };
     }
   }
-  // Only now, when the graph must be rebuilt, is the (large) per-file facts pack worth loading.
-  const factsByPath = new Map<string, FileFacts>();
-  let parsed = 0;
-  let parser: IndexResult['parser'];
-  {
-    const old: FactsPack = readFactsPack(packFile);
-    lap('load');
-    const missing: typeof contents = [];
-    for (const c of contents) {
-      const key = factsKey(c.path, c.hash);
-      const packed = old.get(key);
-      if (packed) {
-        next.set(key, packed);
-        factsByPath.set(c.path, unpackFacts(packed));
-      } else missing.push(c);
-    }
-    const cached = contents.length - missing.length;
-    const extracted = extractAll(missing.map((c) => ({ path: c.path, bytes: c.bytes! })), {
-      workers: opts.workers,
-      onProgress: opts.onProgress && ((done, _total, what) => opts.onProgress!(cached + done, contents.length, what)),
-    });
-    missing.forEach((c, i) => {
-      next.set(factsKey(c.path, c.hash), extracted[i].packed);
-      factsByPath.set(c.path, extracted[i].facts);
-    });
-    parsed = missing.length;
-    parser = { native: nativeParserInUse(), workers: workersFor(parsed, opts.workers) };
-    for (const c of contents) c.bytes = undefined;
-    lap('parse');
-    // Written now, so the serialized entries (and the file bytes) are not held through resolution.
-    if (parsed > 0 || next.size !== old.size) writeFactsPack(packFile, next);
-    next.clear();
-    lap('write');
-  }
-
-  const inputs: PackageInput[] = scoped.packages.map((p) => ({
-    importPath: p.importPath,
-    files: p.files.filter((f) => factsByPath.has(f.path)).map((f) => ({ facts: factsByPath.get(f.path)!, active: f.active, constraint: f.constraint })),
-  }));
-  for (const input of inputs) {
-    for (const f of input.files) {
-      for (const d of f.facts.diagnostics) {
-        if (!f.active && d.code === 'syntax') continue;
-        diagnostics.push({ severity: d.code === 'syntax' || d.code === 'read' || d.code === 'extract' ? 'error' : 'warning', code: d.code, message: d.message, file: f.facts.path, line: d.line });
-      }
-    }
-  }
-  const program = buildProgram(inputs);
-  lap('program');
-  const graph = resolveProgram(program, { root: tree.root, modulePath: tree.modulePath, context: opts.ctx, diagnostics });
-  lap('resolve');
+  const meta = { root: tree.root, modulePath: tree.modulePath, context: opts.ctx, diagnostics };
+  const { graph, parsed, parser } = rebuildGraph(contents, scoped.packages, packFile, opts, meta, lap);
   const manifest = manifestOf(tree.root, contents.map((c) => c.path));
   writePack(graphFile, { stamp, packed: packGraph(graph), manifest } satisfies GraphPack);
   writeBytes(join(dir, STORE_FILE), encodeStore(graph, stamp, manifest));
@@ -175,6 +125,88 @@ export function buildIndex(opts: IndexOptions): IndexResult {
   pruneIndexes(join(dir, '..'), basename(dir), owner);
   lap('write');
   return { graph, timings, files: { total: files.length, parsed, cached: contents.length - parsed }, parser, fromCache: false };
+}
+
+interface FileContent {
+  pkg: SourcePackage;
+  path: string;
+  hash: string;
+  bytes?: Uint8Array;
+}
+
+/**
+ * Parse (cached per file), then resolve. The facts and the resolver's tables become garbage when this
+ * returns, so the writers run without them.
+ */
+function rebuildGraph(contents: FileContent[], packages: SourcePackage[], packFile: string, opts: IndexOptions, meta: ResolveMeta, lap: (name: string) => void) {
+  // Only now, when the graph must be rebuilt, is the (large) per-file facts pack worth loading.
+  const { factsByPath, parsed, parser } = parseFiles(contents, packFile, opts, lap);
+  return { graph: resolveScope(packages, factsByPath, meta, lap), parsed, parser };
+}
+
+type ResolveMeta = Parameters<typeof resolveProgram>[1];
+
+/**
+ * Each file's facts: from the old facts pack when its bytes are unchanged, else extracted. Writes the
+ * new facts pack as the entries come, so that they do not accumulate; the file bytes die with this call.
+ */
+function parseFiles(contents: FileContent[], packFile: string, opts: IndexOptions, lap: (name: string) => void) {
+  const factsByPath = new Map<string, FileFacts>();
+  const strings: StringTable = new Map();
+  const old: FactsPack = readFactsPack(packFile);
+  lap('load');
+  const kept: [string, Uint8Array][] = [];
+  const missing: FileContent[] = [];
+  for (const c of contents) {
+    const key = factsKey(c.path, c.hash);
+    const packed = old.get(key);
+    if (packed) {
+      kept.push([key, packed]);
+      factsByPath.set(c.path, shareStrings(unpackFacts(packed), strings));
+    } else missing.push(c);
+  }
+  // Entries go to disk as they are made; the pack is rewritten only when its content changes.
+  const pack = missing.length > 0 || kept.length !== old.size ? factsPackWriter(packFile) : undefined;
+  try {
+    for (const [key, packed] of kept) pack?.add(key, packed);
+    const cached = kept.length;
+    const extracted = extractAll(missing.map((c) => ({ path: c.path, bytes: c.bytes! })), {
+      workers: opts.workers,
+      strings,
+      onProgress: opts.onProgress && ((done, _total, what) => opts.onProgress!(cached + done, contents.length, what)),
+      onPacked: pack && ((i, packed) => pack.add(factsKey(missing[i].path, missing[i].hash), packed)),
+    });
+    missing.forEach((c, i) => factsByPath.set(c.path, extracted[i]));
+  } catch (err) {
+    pack?.abort();
+    throw err;
+  }
+  for (const c of contents) c.bytes = undefined;
+  lap('parse');
+  pack?.close();
+  lap('write');
+  return { factsByPath, parsed: missing.length, parser: { native: nativeParserInUse(), workers: workersFor(missing.length, opts.workers) } };
+}
+
+/** Declarations (pass 1), then references (pass 2): the facts in scope → the graph. */
+function resolveScope(packages: SourcePackage[], factsByPath: Map<string, FileFacts>, meta: ResolveMeta, lap: (name: string) => void): Graph {
+  const inputs: PackageInput[] = packages.map((p) => ({
+    importPath: p.importPath,
+    files: p.files.filter((f) => factsByPath.has(f.path)).map((f) => ({ facts: factsByPath.get(f.path)!, active: f.active, constraint: f.constraint })),
+  }));
+  for (const input of inputs) {
+    for (const f of input.files) {
+      for (const d of f.facts.diagnostics) {
+        if (!f.active && d.code === 'syntax') continue;
+        meta.diagnostics.push({ severity: d.code === 'syntax' || d.code === 'read' || d.code === 'extract' ? 'error' : 'warning', code: d.code, message: d.message, file: f.facts.path, line: d.line });
+      }
+    }
+  }
+  const program = buildProgram(inputs);
+  lap('program');
+  const graph = resolveProgram(program, meta);
+  lap('resolve');
+  return graph;
 }
 
 /** mtime-based quick check is not used: content hashes are cheap enough and exact. */

@@ -36,11 +36,12 @@ export function writeBytes(file: string, bytes: Uint8Array): void {
  * The per-file facts cache: each entry is one file's facts as serialized by node:v8 (by the parse
  * worker that made them), keyed by file path and content hash. Entries are deserialized only when
  * used, and a rebuild writes unchanged entries back byte for byte.
- * Layout: 'KAF1', a u32 header length, a JSON header { keys, lengths }, then the entries in order.
+ * Layout: 'KAF2', the entries, a JSON trailer { keys, lengths }, then the trailer's length as a u32:
+ * entries are written as they are made, and the index once all are known.
  */
 export type FactsPack = Map<string, Uint8Array>;
 
-const FACTS_MAGIC = 'KAF1';
+const FACTS_MAGIC = 'KAF2';
 
 export function factsKey(path: string, hash: string): string {
   return `${hash} ${path}`;
@@ -55,50 +56,90 @@ export function readFactsPack(file: string): FactsPack {
     return out;
   }
   if (buf.length < 8 || buf.toString('latin1', 0, 4) !== FACTS_MAGIC) return out;
-  const len = buf.readUInt32LE(4);
-  let header: { keys: string[]; lengths: number[] };
+  const len = buf.readUInt32LE(buf.length - 4);
+  let trailer: { keys: string[]; lengths: number[] };
   try {
-    header = JSON.parse(buf.toString('utf8', 8, 8 + len)) as typeof header;
+    trailer = JSON.parse(buf.toString('utf8', buf.length - 4 - len, buf.length - 4)) as typeof trailer;
   } catch {
     return out;
   }
-  let at = 8 + len;
-  header.keys.forEach((k, i) => {
-    out.set(k, buf.subarray(at, at + header.lengths[i]));
-    at += header.lengths[i];
+  let at = 4;
+  trailer.keys.forEach((k, i) => {
+    out.set(k, buf.subarray(at, at + trailer.lengths[i]));
+    at += trailer.lengths[i];
   });
   return out;
 }
 
-export function writeFactsPack(file: string, pack: FactsPack): void {
-  const keys = [...pack.keys()];
-  const head = Buffer.from(JSON.stringify({ keys, lengths: keys.map((k) => pack.get(k)!.length) }));
-  const pre = Buffer.alloc(8);
-  pre.write(FACTS_MAGIC, 0, 'latin1');
-  pre.writeUInt32LE(head.length, 4);
-  writeChunks(file, [pre, head, ...pack.values()]);
+export interface FactsPackWriter {
+  add(key: string, entry: Uint8Array): void;
+  /** Writes the index and puts the pack in place. */
+  close(): void;
+  /** Drops the partial pack (the old one, if any, stays). */
+  abort(): void;
+}
+
+/** A facts pack written entry by entry, so no entry needs to be kept until the end. */
+export function factsPackWriter(file: string): FactsPackWriter {
+  const out = openAtomic(file);
+  const keys: string[] = [];
+  const lengths: number[] = [];
+  out.write(Buffer.from(FACTS_MAGIC, 'latin1'));
+  return {
+    add(key, entry) {
+      keys.push(key);
+      lengths.push(entry.length);
+      out.write(entry);
+    },
+    close() {
+      const trailer = Buffer.from(JSON.stringify({ keys, lengths }));
+      const len = Buffer.alloc(4);
+      len.writeUInt32LE(trailer.length);
+      out.write(trailer);
+      out.write(len);
+      out.close();
+    },
+    abort: () => out.abort(),
+  };
 }
 
 /** Writes content given in pieces (no concatenated copy) to a temporary file, then renames it over the target. */
 export function writeChunks(file: string, chunks: Uint8Array[]): void {
+  const out = openAtomic(file);
+  try {
+    for (const c of chunks) out.write(c);
+  } catch (err) {
+    out.abort();
+    throw err;
+  }
+  out.close();
+}
+
+/** A temporary file in the target's folder, renamed over the target when closed. */
+function openAtomic(file: string) {
   mkdirSync(join(file, '..'), { recursive: true });
   const tmp = `${file}.${process.pid}.${Date.now()}.tmp`;
   const fd = openSync(tmp, 'w');
-  try {
-    try {
-      for (const c of chunks) {
-        let done = 0;
-        while (done < c.length) done += writeSync(fd, c, done, c.length - done);
-      }
-    } finally {
+  return {
+    write(c: Uint8Array) {
+      let done = 0;
+      while (done < c.length) done += writeSync(fd, c, done, c.length - done);
+    },
+    close() {
       closeSync(fd);
-    }
-    renameSync(tmp, file);
-  } catch (err) {
-    // A full disk: the target keeps its old content and no half-written file is left behind.
-    rmSync(tmp, { force: true });
-    throw err;
-  }
+      try {
+        renameSync(tmp, file);
+      } catch (err) {
+        // The target keeps its old content and no half-made file is left behind.
+        rmSync(tmp, { force: true });
+        throw err;
+      }
+    },
+    abort() {
+      closeSync(fd);
+      rmSync(tmp, { force: true });
+    },
+  };
 }
 
 export function unpackFacts(bytes: Uint8Array): FileFacts {

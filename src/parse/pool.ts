@@ -2,14 +2,15 @@
  * Extracts many files on several threads while the caller stays synchronous: the calling thread hands
  * batches to worker threads, extracts batches itself when no result is waiting, and otherwise sleeps
  * on a shared counter (Atomics.wait) and drains results with receiveMessageOnPort. A worker's result
- * is the facts serialized with node:v8; the caller deserializes it once and stores the very same
- * bytes in the facts cache.
+ * is the facts serialized with node:v8; the caller deserializes it once and is handed the very same
+ * bytes for the facts cache as soon as they arrive, so that no file's bytes are held to the end.
  */
 import { availableParallelism } from 'node:os';
 import { deserialize, serialize } from 'node:v8';
 import { MessageChannel, receiveMessageOnPort, Worker } from 'node:worker_threads';
 import { extractFile } from './extract.js';
 import type { FileFacts } from './facts.js';
+import { shareStrings, type StringTable } from './share.js';
 import type { Batch, BatchResult } from './worker.js';
 
 export interface ExtractInput {
@@ -17,16 +18,14 @@ export interface ExtractInput {
   bytes: Uint8Array;
 }
 
-export interface Extracted {
-  facts: FileFacts;
-  /** The facts, serialized with node:v8. */
-  packed: Uint8Array;
-}
-
 export interface PoolOptions {
   /** Threads extracting, this one included (N - 1 workers are started); 0 or 1: this thread only. Default: the cores available. */
   workers?: number;
   onProgress?: (done: number, total: number, what: string) => void;
+  /** Receives each file's facts serialized with node:v8 (by input index, in no particular order) when they are made. */
+  onPacked?: (index: number, packed: Uint8Array) => void;
+  /** Equal strings of all files' facts are stored once, through this table (see share.ts). */
+  strings?: StringTable;
   /** Below this many files the work stays on the calling thread (starting workers costs more). */
   minFilesForWorkers?: number;
 }
@@ -53,20 +52,22 @@ export function workersFor(files: number, requested?: number, minFiles = MIN_FIL
   return workers <= 1 || files < minFiles ? 0 : workers;
 }
 
-export function extractAll(inputs: readonly ExtractInput[], opts: PoolOptions = {}): Extracted[] {
+/** Each input's facts, in input order. */
+export function extractAll(inputs: readonly ExtractInput[], opts: PoolOptions = {}): FileFacts[] {
   const workers = workersFor(inputs.length, opts.workers, opts.minFilesForWorkers);
   return workers ? pooled(inputs, workers, opts) : inline(inputs, opts);
 }
 
-/** One file on the calling thread, serialized as a worker would send it. */
-function extractHere(f: ExtractInput): Extracted {
+/** One file on the calling thread, serialized (when asked) as a worker would send it. */
+function extractHere(f: ExtractInput, i: number, opts: PoolOptions): FileFacts {
   const facts = extractFile(f.path, f.bytes);
-  return { facts, packed: serialize(facts) };
+  opts.onPacked?.(i, serialize(facts));
+  return opts.strings ? shareStrings(facts, opts.strings) : facts;
 }
 
-function inline(inputs: readonly ExtractInput[], opts: PoolOptions): Extracted[] {
+function inline(inputs: readonly ExtractInput[], opts: PoolOptions): FileFacts[] {
   return inputs.map((f, i) => {
-    const r = extractHere(f);
+    const r = extractHere(f, i, opts);
     opts.onProgress?.(i + 1, inputs.length, f.path);
     return r;
   });
@@ -76,8 +77,8 @@ function inline(inputs: readonly ExtractInput[], opts: PoolOptions): Extracted[]
  * `count` threads extract: count - 1 workers and this thread, which takes a batch itself whenever no
  * result is waiting (a worker's result costs this thread a deserialization; extracting here does not).
  */
-function pooled(inputs: readonly ExtractInput[], count: number, opts: PoolOptions): Extracted[] {
-  const out: (Extracted | undefined)[] = new Array(inputs.length);
+function pooled(inputs: readonly ExtractInput[], count: number, opts: PoolOptions): FileFacts[] {
+  const out: (FileFacts | undefined)[] = new Array(inputs.length);
   const signal = new Int32Array(new SharedArrayBuffer(4));
   const batches: Batch[] = [];
   const size = batchSize(inputs.length);
@@ -122,7 +123,9 @@ function pooled(inputs: readonly ExtractInput[], count: number, opts: PoolOption
           give(w);
           for (const { i, packed } of r.results) {
             const bytes = new Uint8Array(packed.buffer, packed.byteOffset, packed.byteLength);
-            out[i] = { facts: deserialize(bytes) as FileFacts, packed: bytes };
+            const facts = deserialize(bytes) as FileFacts;
+            out[i] = opts.strings ? shareStrings(facts, opts.strings) : facts;
+            opts.onPacked?.(i, bytes);
             done++;
             opts.onProgress?.(done, inputs.length, inputs[i].path);
           }
@@ -134,7 +137,7 @@ function pooled(inputs: readonly ExtractInput[], count: number, opts: PoolOption
       }
       if (next < batches.length) {
         for (const f of batches[next++].files) {
-          out[f.i] = extractHere(f);
+          out[f.i] = extractHere(f, f.i, opts);
           done++;
           opts.onProgress?.(done, inputs.length, f.path);
         }
@@ -151,5 +154,5 @@ function pooled(inputs: readonly ExtractInput[], count: number, opts: PoolOption
     }
   }
   // Whatever a stalled worker did not send is extracted here.
-  return out.map((r, i) => r ?? extractHere(inputs[i]));
+  return out.map((r, i) => r ?? extractHere(inputs[i], i, opts));
 }

@@ -6,6 +6,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { deserialize } from 'node:v8';
 import { relative, resolve } from 'node:path';
 import { goFiles } from '../helpers/wants.js';
 import { extractAll, extractFile, nativeParserInUse } from '../../src/parse/index.js';
@@ -46,13 +47,22 @@ describe('parse paths', () => {
     assert.ok(facts.diagnostics.some((d) => d.code === 'syntax' && d.line >= 3), JSON.stringify(facts.diagnostics));
   });
 
-  it('worker threads give the same facts as one thread, in input order', () => {
+  it('worker threads give the same facts as one thread, in input order, and each file serialized once', () => {
     const one = extractAll(files, { workers: 0 });
-    const two = extractAll(files, { workers: 2, minFilesForWorkers: 1 });
+    const packed = new Map<number, Uint8Array>();
+    const two = extractAll(files, {
+      workers: 2,
+      minFilesForWorkers: 1,
+      onPacked: (i, bytes) => {
+        assert.ok(!packed.has(i), `file ${i} serialized twice`);
+        packed.set(i, bytes);
+      },
+    });
     assert.equal(two.length, files.length);
+    assert.equal(packed.size, files.length);
     two.forEach((r, i) => {
-      assert.deepEqual(r.facts, one[i].facts, files[i].path);
-      assert.ok(r.packed.length > 0);
+      assert.deepEqual(r, one[i], files[i].path);
+      assert.deepEqual(deserialize(packed.get(i)!), r, files[i].path);
     });
   });
 });

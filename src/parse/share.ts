@@ -1,0 +1,41 @@
+/**
+ * Equal strings across files' facts, stored once. node:v8 deserializes every string occurrence as its
+ * own copy (a file's facts repeat `k: 'id'`, receiver names, import paths...), and names sliced from a
+ * file's text keep that whole text alive; facts are held by the thousand until resolution ends.
+ */
+
+/** Strings seen so far, each mapped to the one copy kept (flat: it refers to no file's text). */
+export type StringTable = Map<string, string>;
+
+/** Replaces, in place, each string in a tree of plain records and arrays by its copy in the table. */
+export function shareStrings<T extends object>(value: T, table: StringTable): T {
+  walk(value, table);
+  return value;
+}
+
+function walk(o: object, table: StringTable): void {
+  if (Array.isArray(o)) {
+    for (let i = 0; i < o.length; i++) {
+      const v: unknown = o[i];
+      if (typeof v === 'string') o[i] = shared(v, table);
+      else if (typeof v === 'object' && v !== null) walk(v, table);
+    }
+    return;
+  }
+  const r = o as Record<string, unknown>;
+  for (const k in r) {
+    const v = r[k];
+    if (typeof v === 'string') r[k] = shared(v, table);
+    else if (typeof v === 'object' && v !== null) walk(v, table);
+  }
+}
+
+function shared(s: string, table: StringTable): string {
+  let t = table.get(s);
+  if (t === undefined) {
+    // A copy made from scratch: a slice of a file's text would keep the text alive.
+    t = JSON.parse(JSON.stringify(s)) as string;
+    table.set(t, t);
+  }
+  return t;
+}

@@ -1,0 +1,58 @@
+/**
+ * The facts pack: entries written one by one read back byte for byte under their keys; an aborted
+ * write leaves the previous pack in place; a rebuild from a partly cached pack gives the graph a fresh
+ * build gives.
+ */
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { cpSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { factsPackWriter, readFactsPack } from '../../src/index/cache.js';
+import { buildIndex } from '../../src/index/build.js';
+import { defaultBuildContext } from '../../src/source/index.js';
+
+describe('facts pack', () => {
+  it('reads back each entry written, under its key', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ka-pack-'));
+    const file = join(dir, 'facts.bin');
+    const entries: [string, Uint8Array][] = [['h1 a.go', Buffer.from('first')], ['h2 b/c.go', new Uint8Array(0)], ['h3 é.go', Buffer.from([0, 1, 2, 255])]];
+    const w = factsPackWriter(file);
+    for (const [k, v] of entries) w.add(k, v);
+    w.close();
+    const pack = readFactsPack(file);
+    assert.deepEqual([...pack.keys()], entries.map(([k]) => k));
+    for (const [k, v] of entries) assert.deepEqual(Buffer.from(pack.get(k)!), Buffer.from(v));
+    assert.deepEqual(readdirSync(dir), ['facts.bin']);
+  });
+
+  it('keeps the previous pack when a write is aborted, and reads a missing or foreign file as empty', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ka-pack-'));
+    const file = join(dir, 'facts.bin');
+    const w = factsPackWriter(file);
+    w.add('k', Buffer.from('v'));
+    w.close();
+    const aborted = factsPackWriter(file);
+    aborted.add('other', Buffer.from('x'));
+    aborted.abort();
+    assert.deepEqual([...readFactsPack(file).keys()], ['k']);
+    assert.deepEqual(readdirSync(dir), ['facts.bin']);
+    assert.equal(readFactsPack(join(dir, 'none.bin')).size, 0);
+    writeFileSync(join(dir, 'old.bin'), 'KAF1 something else');
+    assert.equal(readFactsPack(join(dir, 'old.bin')).size, 0);
+  });
+
+  it('a rebuild with one file changed gives the graph a fresh build gives', () => {
+    const root = mkdtempSync(join(tmpdir(), 'ka-pack-tree-'));
+    cpSync(resolve('test/fixtures/go/kubelike'), root, { recursive: true });
+    const loc = { root, ctx: defaultBuildContext(), cacheDir: mkdtempSync(join(tmpdir(), 'ka-pack-cache-')) };
+    const first = buildIndex(loc);
+    writeFileSync(join(root, 'pkg/kubelet/extra.go'), 'package kubelet\n\nfunc extra() { extra() }\n');
+    const second = buildIndex(loc);
+    assert.equal(second.files.parsed, 1);
+    assert.equal(second.files.cached, first.files.total);
+    const fresh = buildIndex({ ...loc, cacheDir: mkdtempSync(join(tmpdir(), 'ka-pack-cache-')) });
+    assert.deepEqual(second.graph, fresh.graph);
+    assert.equal(buildIndex(loc).files.parsed, 0);
+  });
+});
