@@ -92,8 +92,7 @@ function child(): number {
 }
 
 function runChild<T = ChildReport>(args: string[], mode = '--child'): T {
-  // With the young generation the CLI gives its index builds (bin/kubelet-atlas.js).
-  const out = execFileSync(process.execPath, ['--max-semi-space-size=64', self, mode, ...args], { maxBuffer: 64 * 1024 * 1024, stdio: ['ignore', 'pipe', 'inherit'] });
+  const out = execFileSync(process.execPath, [self, mode, ...args], { maxBuffer: 64 * 1024 * 1024, stdio: ['ignore', 'pipe', 'inherit'] });
   return JSON.parse(out.toString()) as T;
 }
 
