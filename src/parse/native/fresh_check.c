@@ -16,6 +16,13 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+/* The modification time as a timespec: st_mtimespec on macOS, st_mtim elsewhere (POSIX 2008). */
+#ifdef __APPLE__
+#define MTIME(st) ((st).st_mtimespec)
+#else
+#define MTIME(st) ((st).st_mtim)
+#endif
+
 typedef struct {
   const char **path;
   const double *size, *mtime;
@@ -35,7 +42,7 @@ static void *check(void *arg) {
     buf[len] = 0;
     struct stat st;
     if (stat(buf, &st) != 0) { r->stale = (long)i; *r->stop = 1; break; }
-    double ms = (double)st.st_mtim.tv_sec * 1000.0 + (double)st.st_mtim.tv_nsec / 1000000.0;
+    double ms = (double)MTIME(st).tv_sec * 1000.0 + (double)MTIME(st).tv_nsec / 1000000.0;
     if (ms != r->mtime[i] || (r->size[i] >= 0 && (double)st.st_size != r->size[i])) { r->stale = (long)i; *r->stop = 1; break; }
   }
   return NULL;
