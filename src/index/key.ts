@@ -78,10 +78,11 @@ export function toolStamp(memoDir?: string): string {
   const memo = memoDir && join(memoDir, 'tool-stamp.json');
   let signature = '';
   if (memo) {
-    signature = files.map((f) => {
+    // FACTS_VERSION lives in this file, which is not hashed: it is part of the signature instead.
+    signature = [FACTS_VERSION, ...files.map((f) => {
       const st = statSync(f, { throwIfNoEntry: false });
       return `${f} ${st?.size} ${st?.mtimeMs}`;
-    }).join('\n');
+    })].join('\n');
     try {
       const kept = JSON.parse(readFileSync(memo, 'utf8')) as { signature?: string; stamp?: string };
       if (kept.signature === signature && typeof kept.stamp === 'string') return (stamp = kept.stamp);
