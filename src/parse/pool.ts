@@ -88,7 +88,8 @@ function pooled(inputs: readonly ExtractInput[], count: number, opts: PoolOption
   // Each worker answers on its own channel; the main thread drains all of them.
   const pool = Array.from({ length: count - 1 }, (_, id) => {
     const { port1, port2 } = new MessageChannel();
-    // A large young generation: the syntax nodes of a file die young (see bin/kubelet-atlas.js).
+    // A large young generation for the workers (resource limits are the one place a thread's heap can
+    // be sized from inside the process): a file's syntax nodes die young.
     const worker = new Worker(new URL('./worker.js', import.meta.url), {
       workerData: { port: port2, signal, id },
       transferList: [port2],
