@@ -443,8 +443,8 @@ export class GraphStore {
         else hi = mid - 1;
       }
       while (start[lo + 1] <= k) lo++;
-      const caller = this.name(lo);
-      out.unshift(this.adjacent(caller, 'out')[k - start[lo]]);
+      // Only edge k itself is read and named, not every edge of its caller.
+      out.unshift(this.edge(this.slice('outData', k * W * 4, W * 4), 0, 'out', this.name(lo)));
       c = lo;
     }
     return out;
@@ -460,23 +460,26 @@ export class GraphStore {
     const from = b.readUInt32LE(0);
     const count = b.readUInt32LE(4) - from;
     const data = this.slice(dataName, from * W * 4, count * W * 4);
-    const S = (this.strings ??= JSON.parse(this.section('strings').toString('utf8')) as string[]);
     const list: Edge[] = [];
-    for (let k = 0; k < count; k++) {
-      const at = (n: number) => data.readInt32LE((k * W + n) * 4);
-      const other = this.name(at(0));
-      const km = at(1);
-      list.push({
-        caller: dir === 'out' ? id : other,
-        callee: dir === 'out' ? other : id,
-        kind: KINDS[km >> 3],
-        mode: MODES[km & 7],
-        file: S[at(2)],
-        line: at(3),
-        how: S[at(4)],
-        confidence: at(5) / 1000,
-      });
-    }
+    for (let k = 0; k < count; k++) list.push(this.edge(data, k, dir, id));
     return list;
+  }
+
+  /** The k-th edge record in `data` (an adjacency slice), seen from node `id` in direction `dir`. */
+  private edge(data: Buffer, k: number, dir: 'in' | 'out', id: string): Edge {
+    const S = (this.strings ??= JSON.parse(this.section('strings').toString('utf8')) as string[]);
+    const at = (n: number) => data.readInt32LE((k * W + n) * 4);
+    const other = this.name(at(0));
+    const km = at(1);
+    return {
+      caller: dir === 'out' ? id : other,
+      callee: dir === 'out' ? other : id,
+      kind: KINDS[km >> 3],
+      mode: MODES[km & 7],
+      file: S[at(2)],
+      line: at(3),
+      how: S[at(4)],
+      confidence: at(5) / 1000,
+    };
   }
 }
