@@ -55,21 +55,21 @@ export async function callgraphCommand(o: CommonOptions & { format?: string; ref
 }
 
 export async function showCommand(sym: string, o: CommonOptions, io: Io): Promise<number> {
-  return withQueries(o, io, ({ table, view }) => {
+  return withQueries(o, io, ({ table, view }, out) => {
     const id = symbolArg(table, sym);
     const s = table.get(id)!;
     const callers = view.callers(id);
     const callees = view.callees(id);
     if (o.json) {
-      io.out(JSON.stringify({ symbol: s, callers: callers.length, callees: callees.length }, null, 2) + '\n');
+      out(JSON.stringify({ symbol: s, callers: callers.length, callees: callees.length }, null, 2) + '\n');
       return 0;
     }
-    io.out(`${s.id}\n  ${s.kind}${s.signature ? ' ' + s.signature : ''}\n  ${s.file}:${s.line}-${s.endLine}${s.active ? '' : ' (inactive build variant)'}${s.constraint ? ` [//go:build ${s.constraint}]` : ''}\n`);
-    if (s.parent) io.out(`  closure in ${s.parent}\n`);
-    if (s.fields?.length) io.out(`  fields: ${s.fields.map((f) => (f.embedded ? `(embedded) ${f.type}` : `${f.name} ${f.type}`)).join('; ')}\n`);
-    if (s.methods?.length) io.out(`  methods: ${s.methods.join(', ')}\n`);
-    if (s.doc) io.out(`\n${s.doc.split('\n').map((l) => '  ' + l).join('\n')}\n`);
-    io.out(`\n  ${callers.length} callers, ${callees.length} callees\n`);
+    out(`${s.id}\n  ${s.kind}${s.signature ? ' ' + s.signature : ''}\n  ${s.file}:${s.line}-${s.endLine}${s.active ? '' : ' (inactive build variant)'}${s.constraint ? ` [//go:build ${s.constraint}]` : ''}\n`);
+    if (s.parent) out(`  closure in ${s.parent}\n`);
+    if (s.fields?.length) out(`  fields: ${s.fields.map((f) => (f.embedded ? `(embedded) ${f.type}` : `${f.name} ${f.type}`)).join('; ')}\n`);
+    if (s.methods?.length) out(`  methods: ${s.methods.join(', ')}\n`);
+    if (s.doc) out(`\n${s.doc.split('\n').map((l) => '  ' + l).join('\n')}\n`);
+    out(`\n  ${callers.length} callers, ${callees.length} callees\n`);
     return 0;
   });
 }
@@ -81,32 +81,32 @@ function edgeLine(e: Edge, side: 'caller' | 'callee'): string {
 }
 
 export async function callersCommand(sym: string, o: CommonOptions, io: Io): Promise<number> {
-  return withQueries(o, io, ({ table, view }) => {
+  return withQueries(o, io, ({ table, view }, out) => {
     const id = symbolArg(table, sym);
     const edges = view.callers(id);
-    if (o.json) io.out(JSON.stringify(edges, null, 2) + '\n');
+    if (o.json) out(JSON.stringify(edges, null, 2) + '\n');
     else {
-      io.out(`${edges.length} callers of ${id}\n`);
-      for (const e of edges) io.out(`  ${edgeLine(e, 'caller')}\n`);
+      out(`${edges.length} callers of ${id}\n`);
+      for (const e of edges) out(`  ${edgeLine(e, 'caller')}\n`);
     }
     return 0;
   });
 }
 
 export async function calleesCommand(sym: string, o: CommonOptions & { depth?: string }, io: Io): Promise<number> {
-  return withQueries(o, io, ({ table, view }) => {
+  return withQueries(o, io, ({ table, view }, out) => {
     const id = symbolArg(table, sym);
     const depth = Number(o.depth ?? 1);
     if (!Number.isInteger(depth) || depth < 1) throw new UserError(`--depth must be a positive integer, not '${o.depth}'`);
     const tree = view.calleeTree(id, depth);
     if (o.json) {
-      io.out(JSON.stringify(tree, null, 2) + '\n');
+      out(JSON.stringify(tree, null, 2) + '\n');
       return 0;
     }
-    io.out(`${id}\n`);
+    out(`${id}\n`);
     const print = (t: CallTree, indent: string) => {
       for (const c of t.children) {
-        io.out(`${indent}${edgeLine(c.edge, 'callee')}${c.tree.repeated ? '  (see above)' : ''}\n`);
+        out(`${indent}${edgeLine(c.edge, 'callee')}${c.tree.repeated ? '  (see above)' : ''}\n`);
         print(c.tree, indent + '  ');
       }
     };
@@ -116,30 +116,30 @@ export async function calleesCommand(sym: string, o: CommonOptions & { depth?: s
 }
 
 export async function pathCommand(from: string, to: string, o: CommonOptions, io: Io): Promise<number> {
-  return withQueries(o, io, ({ table, view }) => {
+  return withQueries(o, io, ({ table, view }, out) => {
     const a = symbolArg(table, from);
     const b = symbolArg(table, to);
     const path = view.path(a, b);
     if (!path) {
-      if (o.json) io.out('null\n');
-      else io.out(`no path from ${a} to ${b}\n`);
+      if (o.json) out('null\n');
+      else out(`no path from ${a} to ${b}\n`);
       return 1;
     }
     if (o.json) {
-      io.out(JSON.stringify(path, null, 2) + '\n');
+      out(JSON.stringify(path, null, 2) + '\n');
       return 0;
     }
-    io.out(`${a}\n`);
-    for (const e of path) io.out(`  → ${e.callee}  [${e.kind}${e.mode !== 'call' ? ' ' + e.mode : ''}, ${e.how}]  ${e.file}:${e.line}\n`);
+    out(`${a}\n`);
+    for (const e of path) out(`  → ${e.callee}  [${e.kind}${e.mode !== 'call' ? ' ' + e.mode : ''}, ${e.how}]  ${e.file}:${e.line}\n`);
     return 0;
   });
 }
 
 export async function searchCommand(text: string, o: CommonOptions, io: Io): Promise<number> {
-  return withQueries(o, io, ({ table, view }) => {
+  return withQueries(o, io, ({ table, view }, out) => {
     const hits = view.search(text, table.all());
-    if (o.json) io.out(JSON.stringify(hits, null, 2) + '\n');
-    else for (const s of hits) io.out(`${s.id}  (${s.kind})  ${s.file}:${s.line}\n`);
+    if (o.json) out(JSON.stringify(hits, null, 2) + '\n');
+    else for (const s of hits) out(`${s.id}  (${s.kind})  ${s.file}:${s.line}\n`);
     return hits.length ? 0 : 1;
   });
 }

@@ -8,7 +8,7 @@ import { defaultCacheDir, resolveSourceDir } from '../source/locate.js';
 import { SourceError } from '../source/errors.js';
 import type { Scope } from '../source/types.js';
 import type { IndexResult } from '../index/build.js';
-import { openStore } from '../index/stored.js';
+import { openStorePending } from '../index/stored.js';
 import { GraphView, SymbolTable } from '../graph/index.js';
 import { UserError } from './errors.js';
 
@@ -74,25 +74,32 @@ export interface Queries {
 }
 
 /**
- * For the one-shot queries (show, callers, callees, path, search): the on-disk query store when it is
- * fresh, so neither the parser nor the whole graph is loaded; otherwise a build, which writes it.
+ * Runs one of the one-shot queries (show, callers, callees, path, search) on the on-disk query store,
+ * so neither the parser nor the whole graph is loaded. The store's freshness check runs on threads
+ * while `fn` looks up its answer; the answer is printed only if the store was fresh. Otherwise (or
+ * with no store) the index is rebuilt, which writes the store, and `fn` runs again on it. `fn` prints
+ * through `out`; the store is closed afterwards (main() can run many commands in one process).
  */
-export async function loadQueries(o: CommonOptions, io: Io): Promise<Queries & { close(): void }> {
+export async function withQueries<T>(o: CommonOptions, io: Io, fn: (q: Queries, out: (s: string) => void) => T): Promise<T> {
   const root = await sourceDir(o, io);
-  const store = openStore({ root, ctx: buildContext(o), scope: scopeOf(o), cacheDir: cacheDirOf(o, io) });
-  if (store) return { table: new SymbolTable(store), view: new GraphView(store), root, close: () => store.close() };
-  const { table, view } = await loadIndex(o, io);
-  return { table, view, root, close: () => undefined };
-}
-
-/** Runs one query and closes the store it read from (main() can run many commands in one process). */
-export async function withQueries<T>(o: CommonOptions, io: Io, fn: (q: Queries) => T): Promise<T> {
-  const q = await loadQueries(o, io);
-  try {
-    return fn(q);
-  } finally {
-    q.close();
+  const pending = openStorePending({ root, ctx: buildContext(o), scope: scopeOf(o), cacheDir: cacheDirOf(o, io) });
+  if (pending) {
+    const printed: string[] = [];
+    let result: { value: T } | { error: unknown };
+    try {
+      result = { value: fn({ table: new SymbolTable(pending.store), view: new GraphView(pending.store), root }, (s) => printed.push(s)) };
+    } catch (error) {
+      result = { error };
+    }
+    if (pending.fresh()) {
+      pending.store.close();
+      if ('error' in result) throw result.error;
+      for (const s of printed) io.out(s);
+      return result.value;
+    }
   }
+  const { table, view } = await loadIndex(o, io);
+  return fn({ table, view, root }, io.out);
 }
 
 export async function loadIndex(o: CommonOptions, io: Io, progress = false): Promise<Loaded> {

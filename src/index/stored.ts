@@ -26,18 +26,39 @@ export const STORE_FILE = 'query.bin';
 
 /** The stored graph for queries, if one exists and no Go file in scope changed size or mtime since. */
 export function openStore(opts: StoreLocation): GraphStore | undefined {
+  const pending = openStorePending(opts);
+  return pending?.fresh() ? pending.store : undefined;
+}
+
+/**
+ * The stored graph for queries with its freshness check still running (on threads of the C check):
+ * a query can look up its answer meanwhile and ask fresh() before showing it. A stale store is closed
+ * by fresh().
+ */
+export function openStorePending(opts: StoreLocation): { store: GraphStore; fresh(): boolean } | undefined {
   const store = readStore(opts);
   if (!store) return undefined;
   const check = freshCheck();
-  let fresh: boolean;
+  let answer: boolean | undefined;
+  let finish: () => boolean;
   if (check) {
-    // Straight from the stored bytes: no path string is made when nothing changed.
     const m = store.manifestBytes();
-    fresh = check.firstStale(m.paths, m.sizes, m.mtimes) < 0;
-  } else fresh = manifestFresh(store.manifest());
-  if (fresh) return store;
-  store.close();
-  return undefined;
+    const handle = check.start(m.paths, m.sizes, m.mtimes);
+    finish = () => check.finish(handle) < 0;
+  } else {
+    const now = manifestFresh(store.manifest());
+    finish = () => now;
+  }
+  return {
+    store,
+    fresh() {
+      if (answer === undefined) {
+        answer = finish();
+        if (!answer) store.close();
+      }
+      return answer;
+    },
+  };
 }
 
 /** The stamp of the query store in this format, if there is one. */
@@ -104,6 +125,9 @@ export function manifestFresh(m: Manifest, native = true): boolean {
 interface FreshCheck {
   /** Index of a path whose size or mtime differs from the manifest's (or that is gone), else -1. */
   firstStale(paths: Buffer, sizes: Float64Array, mtimes: Float64Array): number;
+  /** The same check on threads of its own; finish(handle) waits for it and answers as firstStale. */
+  start(paths: Buffer, sizes: Float64Array, mtimes: Float64Array): object;
+  finish(handle: object): number;
 }
 
 let addon: FreshCheck | null | undefined;

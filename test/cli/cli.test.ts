@@ -71,4 +71,22 @@ describe('kubelet-atlas CLI', () => {
     assert.equal(second.files.parsed, 1);
     assert.equal(second.files.total, total + 1);
   });
+
+  it('a query sees a changed file: the stale store is not used, the index is rebuilt and the new caller shows', async () => {
+    const { cpSync } = await import('node:fs');
+    const copy = mkdtempSync(join(tmpdir(), 'ka-stale-'));
+    cpSync(fixture, copy, { recursive: true });
+    const before = await run(['callers', 'Kubelet.syncLoop', '--source', copy, '--cache-dir', cache]);
+    assert.equal(before.code, 0, before.err);
+    assert.doesNotMatch(before.out, /kickLoop/);
+    writeFileSync(join(copy, 'pkg/kubelet/kick.go'), 'package kubelet\n\nfunc (kl *Kubelet) kickLoop() {\n\tkl.syncLoop(nil, nil, nil)\n}\n');
+    const after = await run(['callers', 'Kubelet.syncLoop', '--source', copy, '--cache-dir', cache]);
+    assert.equal(after.code, 0, after.err);
+    assert.match(after.out, /\(\*Kubelet\)\.kickLoop/);
+    // A symbol only a newer file has: the stale store's "unknown symbol" must not be the answer.
+    writeFileSync(join(copy, 'pkg/kubelet/kick2.go'), 'package kubelet\n\nfunc (kl *Kubelet) kickAgain() {}\n');
+    const shown = await run(['show', 'Kubelet.kickAgain', '--source', copy, '--cache-dir', cache]);
+    assert.equal(shown.code, 0, shown.err);
+    assert.match(shown.out, /kick2\.go:3/);
+  });
 });

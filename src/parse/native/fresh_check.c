@@ -5,7 +5,9 @@
  * is the system call alone, spread over a few threads.
  *
  * firstStale(paths, sizes, mtimes) -> index of a path whose size or mtime differs (or that is gone),
- * or -1 when all match. paths: the manifest's '\n'-separated absolute paths (a Buffer); sizes and
+ * or -1 when all match. start(paths, sizes, mtimes) runs the same check on threads of its own and
+ * returns at once; finish(handle) waits for it and gives the same answer, so a query can look up its
+ * answer meanwhile. paths: the manifest's '\n'-separated absolute paths (a Buffer); sizes and
  * mtimes: Float64Arrays, size -1 for a folder (its size is not compared). mtime is compared as
  * node computes mtimeMs: seconds * 1e3 + nanoseconds / 1e6, in doubles.
  */
@@ -50,11 +52,24 @@ static void *check(void *arg) {
 
 #define MAX_THREADS 4
 
-static napi_value first_stale(napi_env env, napi_callback_info info) {
+/* One check: the path table, its ranges and the threads working on them. */
+typedef struct {
+  const char **path;
+  Range r[MAX_THREADS];
+  pthread_t t[MAX_THREADS];
+  int started[MAX_THREADS];
+  size_t threads;
+  volatile int stop;
+  int joined;
+  napi_ref refs[3]; /* the caller's paths, sizes and mtimes, kept alive while threads read them */
+} Check;
+
+/* Reads the arguments and splits the paths; NULL (with a JavaScript error thrown) when they are bad. */
+static Check *prepare(napi_env env, napi_callback_info info, const char *usage) {
   size_t argc = 3;
-  napi_value argv[3], result;
+  napi_value argv[3];
   if (napi_get_cb_info(env, info, &argc, argv, NULL, NULL) != napi_ok || argc < 3) {
-    napi_throw_type_error(env, NULL, "fresh_check: firstStale(paths, sizes, mtimes)");
+    napi_throw_type_error(env, NULL, usage);
     return NULL;
   }
   char *bytes;
@@ -79,11 +94,16 @@ static napi_value first_stale(napi_env env, napi_callback_info info) {
     napi_throw_range_error(env, NULL, "fresh_check: sizes and mtimes differ in length");
     return NULL;
   }
-  long stale = -1;
+  Check *c = calloc(1, sizeof *c);
+  /* path[i] starts entry i; path[n] is one past the end, as if a separator followed the last one. */
+  const char **path = n > 0 ? malloc((n + 1) * sizeof *path) : NULL;
+  if (!c || (n > 0 && !path)) {
+    free(c);
+    free(path);
+    napi_throw_error(env, NULL, "fresh_check: out of memory");
+    return NULL;
+  }
   if (n > 0) {
-    /* path[i] starts entry i; path[n] is one past the end, as if a separator followed the last one. */
-    const char **path = malloc((n + 1) * sizeof *path);
-    if (!path) { napi_throw_error(env, NULL, "fresh_check: out of memory"); return NULL; }
     size_t count = 1;
     path[0] = bytes;
     for (size_t i = 0; i < nbytes && count <= n; i++) if (bytes[i] == '\n') path[count++] = bytes + i + 1;
@@ -91,35 +111,97 @@ static napi_value first_stale(napi_env env, napi_callback_info info) {
     path[n] = bytes + nbytes + 1;
     if (count != n) {
       free(path);
+      free(c);
       napi_throw_range_error(env, NULL, "fresh_check: the path list and the arrays differ in length");
       return NULL;
     }
-    long cores = sysconf(_SC_NPROCESSORS_ONLN);
-    size_t threads = n < 512 ? 1 : (size_t)(cores < 1 ? 1 : cores > MAX_THREADS ? MAX_THREADS : cores);
-    volatile int stop = 0;
-    Range r[MAX_THREADS];
-    pthread_t t[MAX_THREADS];
-    int started[MAX_THREADS] = {0};
-    for (size_t k = 0; k < threads; k++) {
-      r[k] = (Range){ path, arrays[0], arrays[1], n * k / threads, n * (k + 1) / threads, -1, &stop };
-      /* Range 0 runs on this thread; the others on their own (or here, if a thread cannot start). */
-      if (k > 0 && pthread_create(&t[k], NULL, check, &r[k]) == 0) started[k] = 1;
-    }
-    check(&r[0]);
-    for (size_t k = 1; k < threads; k++) {
-      if (started[k]) pthread_join(t[k], NULL);
-      else check(&r[k]);
-    }
-    for (size_t k = 0; k < threads && stale < 0; k++) stale = r[k].stale;
-    free(path);
   }
+  c->path = path;
+  long cores = sysconf(_SC_NPROCESSORS_ONLN);
+  c->threads = n == 0 ? 0 : n < 512 ? 1 : (size_t)(cores < 1 ? 1 : cores > MAX_THREADS ? MAX_THREADS : cores);
+  for (size_t k = 0; k < c->threads; k++) {
+    c->r[k] = (Range){ path, arrays[0], arrays[1], n * k / c->threads, n * (k + 1) / c->threads, -1, &c->stop };
+  }
+  for (int k = 0; k < 3; k++) napi_create_reference(env, argv[k], 1, &c->refs[k]);
+  return c;
+}
+
+/* Waits for the threads, runs any range no thread took, and returns the stale index (or -1). */
+static long conclude(Check *c) {
+  if (!c->joined) {
+    for (size_t k = 0; k < c->threads; k++) {
+      if (c->started[k]) pthread_join(c->t[k], NULL);
+      else check(&c->r[k]);
+    }
+    c->joined = 1;
+  }
+  long stale = -1;
+  for (size_t k = 0; k < c->threads && stale < 0; k++) stale = c->r[k].stale;
+  return stale;
+}
+
+static void release(napi_env env, Check *c) {
+  for (int k = 0; k < 3; k++) {
+    if (c->refs[k]) napi_delete_reference(env, c->refs[k]);
+    c->refs[k] = NULL;
+  }
+  free(c->path);
+  c->path = NULL;
+}
+
+/* firstStale(paths, sizes, mtimes): the check, done before returning (range 0 on this thread). */
+static napi_value first_stale(napi_env env, napi_callback_info info) {
+  Check *c = prepare(env, info, "fresh_check: firstStale(paths, sizes, mtimes)");
+  if (!c) return NULL;
+  for (size_t k = 1; k < c->threads; k++) if (pthread_create(&c->t[k], NULL, check, &c->r[k]) == 0) c->started[k] = 1;
+  long stale = conclude(c);
+  release(env, c);
+  free(c);
+  napi_value result;
   napi_create_int64(env, stale, &result);
   return result;
 }
 
+static void finalize_check(napi_env env, void *data, void *hint) {
+  Check *c = (Check *)data;
+  c->stop = 1;
+  conclude(c);
+  release(env, c);
+  free(c);
+}
+
+/* start(paths, sizes, mtimes): the check begins on threads of its own; finish(handle) waits for it. */
+static napi_value start(napi_env env, napi_callback_info info) {
+  Check *c = prepare(env, info, "fresh_check: start(paths, sizes, mtimes)");
+  if (!c) return NULL;
+  for (size_t k = 0; k < c->threads; k++) if (pthread_create(&c->t[k], NULL, check, &c->r[k]) == 0) c->started[k] = 1;
+  napi_value handle;
+  if (napi_create_external(env, c, finalize_check, NULL, &handle) != napi_ok) {
+    finalize_check(env, c, NULL);
+    napi_throw_error(env, NULL, "fresh_check: cannot make a handle");
+    return NULL;
+  }
+  return handle;
+}
+
+static napi_value finish(napi_env env, napi_callback_info info) {
+  size_t argc = 1;
+  napi_value argv[1], result;
+  void *data = NULL;
+  if (napi_get_cb_info(env, info, &argc, argv, NULL, NULL) != napi_ok || argc < 1 || napi_get_value_external(env, argv[0], &data) != napi_ok || !data) {
+    napi_throw_type_error(env, NULL, "fresh_check: finish(handle from start)");
+    return NULL;
+  }
+  napi_create_int64(env, conclude((Check *)data), &result);
+  return result;
+}
+
 NAPI_MODULE_INIT() {
-  napi_value fn;
-  napi_create_function(env, "firstStale", NAPI_AUTO_LENGTH, first_stale, NULL, &fn);
-  napi_set_named_property(env, exports, "firstStale", fn);
+  napi_property_descriptor props[] = {
+    { "firstStale", NULL, first_stale, NULL, NULL, NULL, napi_default, NULL },
+    { "start", NULL, start, NULL, NULL, NULL, napi_default, NULL },
+    { "finish", NULL, finish, NULL, NULL, NULL, napi_default, NULL },
+  };
+  napi_define_properties(env, exports, sizeof props / sizeof props[0], props);
   return exports;
 }
