@@ -94,7 +94,8 @@ export async function withQueries<T>(o: CommonOptions, io: Io, fn: (q: Queries, 
     if (pending.fresh()) {
       pending.store.close();
       if ('error' in result) throw result.error;
-      for (const s of printed) io.out(s);
+      // One write: a call tree is hundreds of lines, and each write to a pipe or file is a system call.
+      if (printed.length) io.out(printed.join(''));
       return result.value;
     }
   }
