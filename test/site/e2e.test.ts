@@ -113,9 +113,12 @@ describe('site in headless Chromium', { skip }, () => {
 
   it('walks the tour with next links', async () => {
     await page.goto(pathToFileURL(join(fixtureSite().dir, 'topic/startup.html')).href + '#step-1');
+    // The page moves the fragment itself; the browser reports the new URL a moment later (a run
+    // failed by reading it at once), so wait for it.
     await page.locator('#step-1 a[rel="next"]').click();
-    assert.match(page.url(), /#step-2$/);
+    await page.waitForURL(/#step-2$/, { timeout: 5000 });
     await page.keyboard.press('n');
+    await page.waitForURL(/#step-3$/, { timeout: 5000 });
     assert.match(page.url(), /#step-3$/);
   });
 
