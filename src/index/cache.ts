@@ -3,12 +3,13 @@
  * tree and build context, written atomically, so a second run re-parses only files whose bytes changed.
  */
 import { createHash } from 'node:crypto';
-import { closeSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { deserialize, serialize } from 'node:v8';
 import type { FileFacts } from '../parse/index.js';
+import { openAtomic, writeBytes } from './atomic.js';
 import { FACTS_VERSION } from './key.js';
 
+export { writeBytes } from './atomic.js';
 export { cacheKey, FACTS_VERSION, toolStamp } from './key.js';
 
 export function contentHash(bytes: Uint8Array): string {
@@ -25,11 +26,6 @@ export function readPack<T>(file: string): T | undefined {
 
 export function writePack(file: string, value: unknown): void {
   writeBytes(file, serialize(value));
-}
-
-/** Writes to a temporary file in the same folder, then renames it over the target. */
-export function writeBytes(file: string, bytes: Uint8Array): void {
-  writeChunks(file, [bytes]);
 }
 
 /**
@@ -100,45 +96,6 @@ export function factsPackWriter(file: string): FactsPackWriter {
       out.close();
     },
     abort: () => out.abort(),
-  };
-}
-
-/** Writes content given in pieces (no concatenated copy) to a temporary file, then renames it over the target. */
-export function writeChunks(file: string, chunks: Uint8Array[]): void {
-  const out = openAtomic(file);
-  try {
-    for (const c of chunks) out.write(c);
-  } catch (err) {
-    out.abort();
-    throw err;
-  }
-  out.close();
-}
-
-/** A temporary file in the target's folder, renamed over the target when closed. */
-function openAtomic(file: string) {
-  mkdirSync(join(file, '..'), { recursive: true });
-  const tmp = `${file}.${process.pid}.${Date.now()}.tmp`;
-  const fd = openSync(tmp, 'w');
-  return {
-    write(c: Uint8Array) {
-      let done = 0;
-      while (done < c.length) done += writeSync(fd, c, done, c.length - done);
-    },
-    close() {
-      closeSync(fd);
-      try {
-        renameSync(tmp, file);
-      } catch (err) {
-        // The target keeps its old content and no half-made file is left behind.
-        rmSync(tmp, { force: true });
-        throw err;
-      }
-    },
-    abort() {
-      closeSync(fd);
-      rmSync(tmp, { force: true });
-    },
   };
 }
 

@@ -3,10 +3,11 @@
  * indexer's own code. Kept free of node:crypto and node:v8, which a one-shot query would otherwise load
  * (about 15 ms) only to name a folder.
  */
-import { mkdirSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { BuildContext } from '../model/index.js';
+import { writeBytes } from './atomic.js';
 
 /** Bumped whenever the facts' shape or the extractor's output changes. */
 export const FACTS_VERSION = 'facts-6';
@@ -95,10 +96,7 @@ export function toolStamp(memoDir?: string): string {
   stamp = h.hex().slice(0, 12);
   if (memo) {
     try {
-      mkdirSync(memoDir, { recursive: true });
-      const tmp = `${memo}.${process.pid}.tmp`;
-      writeFileSync(tmp, JSON.stringify({ signature, stamp }));
-      renameSync(tmp, memo);
+      writeBytes(memo, Buffer.from(JSON.stringify({ signature, stamp })));
     } catch {
       // A read-only cache only costs the hashing next time.
     }

@@ -7,7 +7,7 @@
  */
 import { readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { writeBytes } from './cache.js';
+import { writeBytes } from './atomic.js';
 
 export const OWNER_FILE = 'owner.json';
 

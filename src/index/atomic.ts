@@ -1,0 +1,47 @@
+/**
+ * Atomic writes: a temporary file in the target's folder, renamed over the target once complete, so a
+ * reader sees the old content or the new, never half of it. Only node:fs, so the query path (key.ts)
+ * can write through it too.
+ */
+import { closeSync, mkdirSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { join } from 'node:path';
+
+/** Writes to a temporary file in the same folder, then renames it over the target. */
+export function writeBytes(file: string, bytes: Uint8Array): void {
+  const out = openAtomic(file);
+  try {
+    out.write(bytes);
+  } catch (err) {
+    out.abort();
+    throw err;
+  }
+  out.close();
+}
+
+/** A temporary file in the target's folder, renamed over the target when closed. */
+export function openAtomic(file: string) {
+  mkdirSync(join(file, '..'), { recursive: true });
+  const tmp = `${file}.${process.pid}.${Date.now()}.tmp`;
+  const fd = openSync(tmp, 'w');
+  return {
+    write(c: Uint8Array) {
+      let done = 0;
+      while (done < c.length) done += writeSync(fd, c, done, c.length - done);
+    },
+    close() {
+      closeSync(fd);
+      try {
+        renameSync(tmp, file);
+      } catch (err) {
+        // The target keeps its old content and no half-made file is left behind.
+        rmSync(tmp, { force: true });
+        throw err;
+      }
+    },
+    abort() {
+      closeSync(fd);
+      rmSync(tmp, { force: true });
+    },
+  };
+}
+
