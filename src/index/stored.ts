@@ -2,13 +2,13 @@
  * The light half of the index stage, for one-shot queries: find the query store written by the last
  * build and tell whether it still matches the tree, without loading the parser or the resolver.
  */
-import { closeSync, existsSync, openSync, readSync, statSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { closeSync, openSync, readSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import type { BuildContext } from '../model/index.js';
-import { GraphStore, type Manifest } from '../graph/store.js';
+import { GraphStore, type Manifest, type StoreBytes } from '../graph/store.js';
 import { cacheKey } from './key.js';
+// The addon loader alone, not the parse stage's entry: a query must not load the parser.
+import { loadAddon } from '../parse/addon.js';
 
 export interface StoreLocation {
   root: string;
@@ -73,7 +73,7 @@ export function readStore(opts: StoreLocation): GraphStore | undefined {
   try {
     let fd = openSync(join(indexDir(opts), STORE_FILE), 'r');
     // The descriptor stays open until close(): sections are read as needed.
-    return new GraphStore({
+    const bytes: StoreBytes = {
       close() {
         if (fd >= 0) closeSync(fd);
         fd = -1;
@@ -89,7 +89,14 @@ export function readStore(opts: StoreLocation): GraphStore | undefined {
         }
         return b.subarray(0, done);
       },
-    });
+    };
+    try {
+      return new GraphStore(bytes);
+    } catch {
+      // Another format or a damaged header: no store, and the descriptor is not left open.
+      bytes.close!();
+      return undefined;
+    }
   } catch {
     return undefined;
   }
@@ -143,21 +150,6 @@ export function nativeFreshCheckInUse(): boolean {
  * the cost. Absent when the addon was not built or KUBELET_ATLAS_NATIVE=0; the loop above is the same test.
  */
 function freshCheck(): FreshCheck | undefined {
-  if (addon !== undefined) return addon ?? undefined;
-  addon = null;
-  if (process.env['KUBELET_ATLAS_NATIVE'] === '0') return undefined;
-  const here = dirname(fileURLToPath(import.meta.url));
-  const rel = join('src', 'parse', 'native', 'build', 'Release', 'fresh_check.node');
-  // From dist/src/index (compiled) or src/index (sources), the package root is three or two levels up.
-  for (const root of [join(here, '..', '..', '..'), join(here, '..', '..')]) {
-    const file = join(root, rel);
-    if (!existsSync(file)) continue;
-    try {
-      addon = createRequire(import.meta.url)(file) as FreshCheck;
-    } catch {
-      addon = null;
-    }
-    break;
-  }
+  if (addon === undefined) addon = loadAddon<FreshCheck>('fresh_check') ?? null;
   return addon ?? undefined;
 }

@@ -4,10 +4,7 @@
  * integer array, where the tree-sitter bindings cost several native calls per node. When the addon was
  * not built (no compiler at install) or KUBELET_ATLAS_NATIVE=0, the extractor walks the bindings instead.
  */
-import { createRequire } from 'node:module';
-import { existsSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { loadAddon } from './addon.js';
 import { adopt, LightNode, Source } from './light.js';
 
 interface Addon {
@@ -28,30 +25,12 @@ export interface FlatParser {
   parseOnly(text: string): void;
 }
 
-const here = dirname(fileURLToPath(import.meta.url));
-
-function loadAddon(): Addon | undefined {
-  if (process.env['KUBELET_ATLAS_NATIVE'] === '0') return undefined;
-  const rel = join('src', 'parse', 'native', 'build', 'Release', 'flat_tree.node');
-  // From dist/src/parse (compiled) or src/parse (sources), the package root is two or three levels up.
-  for (const root of [join(here, '..', '..', '..'), join(here, '..', '..')]) {
-    const file = join(root, rel);
-    if (!existsSync(file)) continue;
-    try {
-      return createRequire(import.meta.url)(file) as Addon;
-    } catch {
-      return undefined;
-    }
-  }
-  return undefined;
-}
-
 let cached: FlatParser | null | undefined;
 
 /** The addon-backed parser, or undefined when it is not available. */
 export function flatParser(query: string, leaves: readonly string[], keep: readonly string[]): FlatParser | undefined {
   if (cached !== undefined) return cached ?? undefined;
-  const addon = loadAddon();
+  const addon = loadAddon<Addon>('flat_tree');
   if (!addon) {
     cached = null;
     return undefined;

@@ -5,10 +5,11 @@
  */
 import { describe, it, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { cpSync, mkdtempSync, readFileSync, utimesSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { buildIndex, indexDir, openStore } from '../../src/index/build.js';
+import { readStore } from '../../src/index/stored.js';
 import { defaultBuildContext } from '../../src/source/index.js';
 import { bufferBytes, encodeStore, GraphStore, GraphView, SymbolTable } from '../../src/graph/index.js';
 import type { Graph } from '../../src/model/index.js';
@@ -75,5 +76,15 @@ describe('query store', () => {
     assert.ok(store, 'a build with the same bytes refreshes the manifest');
     store.close();
     assert.throws(() => new SymbolTable(store).lookup('Kubelet.syncLoop'), /closed/, 'nothing is read after close()');
+  });
+
+  it('reads a store of another format as none, and leaves no file open', { skip: existsSync('/proc/self/fd') ? false : 'needs /proc/self/fd to count open files' }, () => {
+    const loc = { root: fixture, ctx: defaultBuildContext(), cacheDir: mkdtempSync(join(tmpdir(), 'ka-store-old-')) };
+    mkdirSync(indexDir(loc), { recursive: true });
+    writeFileSync(join(indexDir(loc), 'query.bin'), Buffer.from('KAQ1 an older layout'));
+    const open = () => readdirSync('/proc/self/fd').length;
+    const before = open();
+    for (let i = 0; i < 20; i++) assert.equal(readStore(loc), undefined);
+    assert.equal(open(), before);
   });
 });
