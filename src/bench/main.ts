@@ -19,7 +19,7 @@ import { nativeParserInUse, parseOnly } from '../parse/index.js';
 import { computeScope, defaultBuildContext, openTree, resolveSourceDir, type Scope } from '../source/index.js';
 
 const self = fileURLToPath(import.meta.url);
-const bin = resolve(self, '..', '..', '..', '..', 'bin', 'kubelet-atlas.js');
+const bin = resolve(self, '..', '..', '..', '..', 'bin', 'kubelet-atlas.cjs');
 
 function arg(name: string): string | undefined {
   const i = process.argv.indexOf(name);

@@ -8,7 +8,7 @@ import { readNotes } from '../../src/notes/index.js';
 import { runCli } from '../helpers/cli.js';
 
 const fixture = resolve('test/fixtures/go/kubelike');
-const bin = resolve('bin/kubelet-atlas.js');
+const bin = resolve('bin/kubelet-atlas.cjs');
 
 const run = runCli;
 
