@@ -7,8 +7,7 @@ import { basename, join } from 'node:path';
 import type { BuildContext, Diagnostic, Graph } from '../model/index.js';
 import { computeScope, openTree, type Scope, type SourcePackage } from '../source/index.js';
 import { extractAll, nativeParserInUse, shareStrings, workersFor, type FileFacts, type StringTable } from '../parse/index.js';
-import { buildProgram, type PackageInput } from '../resolve/program.js';
-import { resolveProgram } from '../resolve/index.js';
+import { buildProgram, declarationsOnly, resolveProgram, type PackageInput } from '../resolve/index.js';
 import { contentHash, factsKey, factsPackWriter, readFactsPack, readPack, unpackFacts, writeBytes, writePack, type FactsPack } from './cache.js';
 import { packGraph, unpackGraph, type PackedGraph } from '../graph/pack.js';
 import { encodeStore, type Manifest } from '../graph/store.js';
@@ -93,7 +92,7 @@ export function buildIndex(opts: IndexOptions): IndexResult {
         diagnostics.push({ severity: 'error', code: 'read', message: `cannot read: ${(err as Error).message}`, file: f.path, line: 1 });
         continue;
       }
-      contents.push({ pkg, path: f.path, hash: contentHash(bytes), bytes });
+      contents.push({ pkg, path: f.path, active: f.active, hash: contentHash(bytes), bytes });
     }
   }
   lap('read');
@@ -130,6 +129,7 @@ export function buildIndex(opts: IndexOptions): IndexResult {
 interface FileContent {
   pkg: SourcePackage;
   path: string;
+  active: boolean;
   hash: string;
   bytes?: Uint8Array;
 }
@@ -162,7 +162,7 @@ function parseFiles(contents: FileContent[], packFile: string, opts: IndexOption
     const packed = old.get(key);
     if (packed) {
       kept.push([key, packed]);
-      factsByPath.set(c.path, shareStrings(unpackFacts(packed), strings));
+      factsByPath.set(c.path, inBuild(c, shareStrings(unpackFacts(packed), strings)));
     } else missing.push(c);
   }
   // Entries go to disk as they are made; the pack is rewritten only when its content changes.
@@ -176,7 +176,7 @@ function parseFiles(contents: FileContent[], packFile: string, opts: IndexOption
       onProgress: opts.onProgress && ((done, _total, what) => opts.onProgress!(cached + done, contents.length, what)),
       onPacked: pack && ((i, packed) => pack.add(factsKey(missing[i].path, missing[i].hash), packed)),
     });
-    missing.forEach((c, i) => factsByPath.set(c.path, extracted[i]));
+    missing.forEach((c, i) => factsByPath.set(c.path, inBuild(c, extracted[i])));
   } catch (err) {
     pack?.abort();
     throw err;
@@ -186,6 +186,11 @@ function parseFiles(contents: FileContent[], packFile: string, opts: IndexOption
   pack?.close();
   lap('write');
   return { factsByPath, parsed: missing.length, parser: { native: nativeParserInUse(), workers: workersFor(missing.length, opts.workers) } };
+}
+
+/** A file's facts as resolution keeps them: whole for a file in the build, its declarations otherwise. */
+function inBuild(c: FileContent, facts: FileFacts): FileFacts {
+  return c.active ? facts : declarationsOnly(facts);
 }
 
 /** Declarations (pass 1), then references (pass 2): the facts in scope → the graph. */
