@@ -4,6 +4,7 @@
  */
 import { readFileSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
+import { setFlagsFromString } from 'node:v8';
 import type { BuildContext, Diagnostic, Graph } from '../model/index.js';
 import { computeScope, openTree, type Scope, type SourcePackage } from '../source/index.js';
 import { extractAll, nativeParserInUse, shareStrings, workersFor, type FileFacts, type StringTable } from '../parse/index.js';
@@ -65,7 +66,27 @@ export function loadIndex(opts: IndexOptions): IndexResult {
   return buildIndex(opts);
 }
 
+/**
+ * How much V8 lets the heap grow past what a full collection left live, in percent, while an index
+ * is built. Its own choice is up to four times for a fast-allocating program: good for throughput, but
+ * the build's garbage then rides on a large live heap (the facts of every file) and the peak grows with
+ * it. At 50, measured on v1.28 with two threads: default scope 1.39-1.51 -> 1.05-1.12 GB for 2-5% more
+ * time; --scope all 1.85 -> 1.39 GB in the same time. The flag is process-wide and read at each
+ * collection, workers included; it is put back when the build ends.
+ */
+const BUILD_HEAP_GROWTH_PERCENT = 50;
+
 export function buildIndex(opts: IndexOptions): IndexResult {
+  setFlagsFromString(`--heap-growing-percent=${BUILD_HEAP_GROWTH_PERCENT}`);
+  try {
+    return build(opts);
+  } finally {
+    // 0 is V8's default: its own growth factor.
+    setFlagsFromString('--heap-growing-percent=0');
+  }
+}
+
+function build(opts: IndexOptions): IndexResult {
   const timings: Record<string, number> = {};
   let t = performance.now();
   const lap = (name: string) => {
