@@ -7,9 +7,9 @@ import { basename, join } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import type { BuildContext, Diagnostic, Graph } from '../model/index.js';
 import { computeScope, openTree, type Scope, type SourcePackage } from '../source/index.js';
-import { extractAll, nativeParserInUse, shareStrings, workersFor, type FileFacts, type StringTable } from '../parse/index.js';
+import { extractAll, nativeParserInUse, unpackFacts, workersFor, type FileFacts, type StringTable } from '../parse/index.js';
 import { buildProgram, declarationsOnly, resolveProgram, type PackageInput } from '../resolve/index.js';
-import { contentHash, factsKey, factsPackWriter, readFactsPack, readPack, unpackFacts, writeBytes, writePack, type FactsPack } from './cache.js';
+import { contentHash, factsKey, factsPackWriter, readFactsPack, readPack, writeBytes, writePack, type FactsPack } from './cache.js';
 import { packGraph, unpackGraph, type PackedGraph } from '../graph/pack.js';
 import { encodeStore, type Manifest } from '../graph/store.js';
 import { indexDir, manifestFresh, manifestOf, storeStamp, STORE_FILE } from './stored.js';
@@ -183,7 +183,7 @@ function parseFiles(contents: FileContent[], packFile: string, opts: IndexOption
     const packed = old.get(key);
     if (packed) {
       kept.push([key, packed]);
-      factsByPath.set(c.path, inBuild(c, shareStrings(unpackFacts(packed), strings)));
+      factsByPath.set(c.path, inBuild(c, unpackFacts(packed, strings)));
     } else missing.push(c);
   }
   // Entries go to disk as they are made; the pack is rewritten only when its content changes.

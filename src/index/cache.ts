@@ -5,7 +5,6 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { deserialize, serialize } from 'node:v8';
-import type { FileFacts } from '../parse/index.js';
 import { openAtomic, writeBytes } from './atomic.js';
 import { FACTS_VERSION } from './key.js';
 
@@ -29,15 +28,15 @@ export function writePack(file: string, value: unknown): void {
 }
 
 /**
- * The per-file facts cache: each entry is one file's facts as serialized by node:v8 (by the parse
- * worker that made them), keyed by file path and content hash. Entries are deserialized only when
+ * The per-file facts cache: each entry is one file's facts as encoded by the parse stage's codec (by
+ * the parse worker that made them), keyed by file path and content hash. Entries are decoded only when
  * used, and a rebuild writes unchanged entries back byte for byte.
- * Layout: 'KAF2', the entries, a JSON trailer { keys, lengths }, then the trailer's length as a u32:
+ * Layout: 'KAF3', the entries, a JSON trailer { keys, lengths }, then the trailer's length as a u32:
  * entries are written as they are made, and the index once all are known.
  */
 export type FactsPack = Map<string, Uint8Array>;
 
-const FACTS_MAGIC = 'KAF2';
+const FACTS_MAGIC = 'KAF3';
 
 export function factsKey(path: string, hash: string): string {
   return `${hash} ${path}`;
@@ -97,8 +96,4 @@ export function factsPackWriter(file: string): FactsPackWriter {
     },
     abort: () => out.abort(),
   };
-}
-
-export function unpackFacts(bytes: Uint8Array): FileFacts {
-  return deserialize(bytes) as FileFacts;
 }

@@ -4,3 +4,4 @@ export { fingerprint, lineHashes, tokens } from './fingerprint.js';
 export { extractAll, defaultWorkers, workersFor, type ExtractInput, type PoolOptions } from './pool.js';
 export { nativeParserInUse, parseOnly } from './extract.js';
 export { shareStrings, type StringTable } from './share.js';
+export { packFacts, unpackFacts } from './codec.js';

@@ -2,15 +2,15 @@
  * Extracts many files on several threads while the caller stays synchronous: the calling thread hands
  * batches to worker threads, extracts batches itself when no result is waiting, and otherwise sleeps
  * on a shared counter (Atomics.wait) and drains results with receiveMessageOnPort. A worker's result
- * is the facts serialized with node:v8; the caller deserializes it once and is handed the very same
+ * is the facts encoded by codec.ts; the caller decodes it once and is handed the very same
  * bytes for the facts cache as soon as they arrive, so that no file's bytes are held to the end.
  */
 import { availableParallelism } from 'node:os';
-import { deserialize, serialize } from 'node:v8';
 import { MessageChannel, receiveMessageOnPort, Worker } from 'node:worker_threads';
 import { extractFile } from './extract.js';
 import type { FileFacts } from './facts.js';
 import { shareStrings, type StringTable } from './share.js';
+import { packFacts, unpackFacts } from './codec.js';
 import type { Batch, BatchResult } from './worker.js';
 
 export interface ExtractInput {
@@ -22,7 +22,7 @@ export interface PoolOptions {
   /** Threads extracting, this one included (N - 1 workers are started); 0 or 1: this thread only. Default: the cores available. */
   workers?: number;
   onProgress?: (done: number, total: number, what: string) => void;
-  /** Receives each file's facts serialized with node:v8 (by input index, in no particular order) when they are made. */
+  /** Receives each file's facts encoded by codec.ts (by input index, in no particular order) when they are made. */
   onPacked?: (index: number, packed: Uint8Array) => void;
   /** Equal strings of all files' facts are stored once, through this table (see share.ts). */
   strings?: StringTable;
@@ -61,7 +61,7 @@ export function extractAll(inputs: readonly ExtractInput[], opts: PoolOptions = 
 /** One file on the calling thread, serialized (when asked) as a worker would send it. */
 function extractHere(f: ExtractInput, i: number, opts: PoolOptions): FileFacts {
   const facts = extractFile(f.path, f.bytes);
-  opts.onPacked?.(i, serialize(facts));
+  opts.onPacked?.(i, packFacts(facts));
   return opts.strings ? shareStrings(facts, opts.strings) : facts;
 }
 
@@ -124,8 +124,7 @@ function pooled(inputs: readonly ExtractInput[], count: number, opts: PoolOption
           give(w);
           for (const { i, packed } of r.results) {
             const bytes = new Uint8Array(packed.buffer, packed.byteOffset, packed.byteLength);
-            const facts = deserialize(bytes) as FileFacts;
-            out[i] = opts.strings ? shareStrings(facts, opts.strings) : facts;
+            out[i] = unpackFacts(bytes, opts.strings);
             opts.onPacked?.(i, bytes);
             done++;
             opts.onProgress?.(done, inputs.length, inputs[i].path);

@@ -1,7 +1,8 @@
 /**
- * Equal strings across files' facts, stored once. node:v8 deserializes every string occurrence as its
- * own copy (a file's facts repeat `k: 'id'`, receiver names, import paths...), and names sliced from a
- * file's text keep that whole text alive; facts are held by the thousand until resolution ends.
+ * Equal strings across files' facts, stored once: facts are held by the thousand until resolution
+ * ends, and they repeat receiver names, import paths, type names... Decoded facts share through the
+ * codec (codec.ts); facts extracted on the calling thread are walked here, which also drops the names
+ * sliced from a file's text, each of which would keep that whole text alive.
  */
 
 /** Strings seen so far, each mapped to the one copy kept (flat: it refers to no file's text). */

@@ -1,9 +1,9 @@
 /**
  * A parse worker: receives batches of files (path and bytes), extracts each one's facts and sends them
- * back serialized, so the main thread only deserializes them and can store the same bytes in the cache.
+ * back encoded (codec.ts), so the main thread only decodes them and can store the same bytes in the cache.
  */
 import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
-import { serialize } from 'node:v8';
+import { packFacts } from './codec.js';
 import { extractFile } from './extract.js';
 
 export interface Batch {
@@ -19,7 +19,7 @@ export interface BatchResult {
 const { port, signal, id } = workerData as { port: MessagePort; signal: Int32Array; id: number };
 
 parentPort!.on('message', (batch: Batch) => {
-  const results = batch.files.map((f) => ({ i: f.i, packed: serialize(extractFile(f.path, f.bytes)) as Uint8Array }));
+  const results = batch.files.map((f) => ({ i: f.i, packed: packFacts(extractFile(f.path, f.bytes)) }));
   const message: BatchResult = { worker: id, results };
   port.postMessage(message, results.map((r) => r.packed.buffer as ArrayBuffer));
   // The main thread waits on this counter (it parses synchronously): wake it.

@@ -1,0 +1,213 @@
+/**
+ * A file's facts as bytes: what a parse worker sends and the facts cache stores. node:v8's format
+ * writes every property name of every object and every string occurrence again; facts are millions of
+ * small records of a few dozen shapes, so here each record is a shape number followed by its values,
+ * and each distinct string is written once. A record or list met again (the extractor shares some, such
+ * as the type of `a, b int`) is written as a reference to the first, so it stays one object, as
+ * node:v8 keeps it. Facts are trees with shared parts, never cycles.
+ *
+ * Layout (little-endian): 'KFC1', u32 token count, u32 float count, u32 length of the strings JSON,
+ * u32 length of the shapes JSON, then the floats (f64, 8-byte aligned), the tokens (i32), the strings
+ * (a JSON array) and the shapes (a JSON array of key lists).
+ * A token is `payload << 4 | shared << 3 | tag`; the values of an array or record follow its token,
+ * and `shared` marks one that a later REF token names by the position of its token.
+ */
+import type { FileFacts } from './facts.js';
+import type { StringTable } from './share.js';
+
+const MAGIC = 0x3143464b; // 'KFC1'
+const HEAD = 24;
+
+const SPECIAL = 0; // payload: 0 undefined, 1 null, 2 false, 3 true
+const INT = 1; // payload: the value (28 bits and sign)
+const STR = 2; // payload: index into the strings
+const ARR = 3; // payload: length
+const REC = 4; // payload: index into the shapes
+const FLOAT = 5; // payload: index into the floats
+const REF = 6; // payload: the position of the token of a record or array met before
+const SHARED = 8;
+
+const INT_MIN = -(2 ** 26);
+const INT_MAX = 2 ** 26 - 1;
+
+/** Encodes one file's facts (plain records, arrays, strings, numbers, booleans, null, undefined). */
+export function packFacts(facts: FileFacts): Uint8Array {
+  const tokens: number[] = [];
+  const floats: number[] = [];
+  const strings: string[] = [];
+  const stringIds = new Map<string, number>();
+  const shapes: string[][] = [];
+  const shapeIds = new Map<string, number>();
+  const seen = new Map<object, number>();
+  // The records and lists being written: met again inside themselves, they would be a cycle.
+  const open: object[] = [];
+  const put = (v: unknown): void => {
+    switch (typeof v) {
+      case 'string': {
+        let id = stringIds.get(v);
+        if (id === undefined) {
+          id = strings.length;
+          strings.push(v);
+          stringIds.set(v, id);
+        }
+        tokens.push((id << 4) | STR);
+        return;
+      }
+      case 'number':
+        if (Number.isInteger(v) && v >= INT_MIN && v <= INT_MAX && !Object.is(v, -0)) tokens.push((v << 4) | INT);
+        else {
+          tokens.push((floats.length << 4) | FLOAT);
+          floats.push(v);
+        }
+        return;
+      case 'boolean':
+        tokens.push(((v ? 3 : 2) << 4) | SPECIAL);
+        return;
+      case 'undefined':
+        tokens.push(SPECIAL);
+        return;
+      case 'object':
+        if (v === null) {
+          tokens.push((1 << 4) | SPECIAL);
+          return;
+        }
+        {
+          const first = seen.get(v);
+          if (first !== undefined) {
+            if (open.includes(v)) throw new TypeError('facts hold a cycle, which the facts codec cannot write');
+            tokens[first] |= SHARED;
+            tokens.push((first << 4) | REF);
+            return;
+          }
+          seen.set(v, tokens.length);
+        }
+        if (Array.isArray(v)) {
+          tokens.push((v.length << 4) | ARR);
+          open.push(v);
+          for (let i = 0; i < v.length; i++) put(v[i]);
+          open.pop();
+          return;
+        }
+        if (Object.getPrototypeOf(v) === Object.prototype) {
+          const keys = Object.keys(v);
+          const key = JSON.stringify(keys);
+          let id = shapeIds.get(key);
+          if (id === undefined) {
+            id = shapes.length;
+            shapes.push(keys);
+            shapeIds.set(key, id);
+          }
+          tokens.push((id << 4) | REC);
+          const r = v as Record<string, unknown>;
+          open.push(v);
+          for (const k of keys) put(r[k]);
+          open.pop();
+          return;
+        }
+    }
+    throw new TypeError(`facts hold a value the facts codec cannot write: ${Object.prototype.toString.call(v)}`);
+  };
+  put(facts);
+  const stringBytes = Buffer.from(JSON.stringify(strings));
+  const shapeBytes = Buffer.from(JSON.stringify(shapes));
+  const floatsAt = HEAD;
+  const tokensAt = floatsAt + floats.length * 8;
+  const stringsAt = tokensAt + tokens.length * 4;
+  const out = Buffer.alloc(stringsAt + stringBytes.length + shapeBytes.length);
+  out.writeUInt32LE(MAGIC, 0);
+  out.writeUInt32LE(tokens.length, 4);
+  out.writeUInt32LE(floats.length, 8);
+  out.writeUInt32LE(stringBytes.length, 12);
+  out.writeUInt32LE(shapeBytes.length, 16);
+  for (let i = 0; i < floats.length; i++) out.writeDoubleLE(floats[i], floatsAt + i * 8);
+  for (let i = 0; i < tokens.length; i++) out.writeInt32LE(tokens[i], tokensAt + i * 4);
+  stringBytes.copy(out, stringsAt);
+  shapeBytes.copy(out, stringsAt + stringBytes.length);
+  return out;
+}
+
+/** A record maker per key list, shared by every file: an object literal gets its shape at once. */
+type Maker = (next: () => unknown) => unknown;
+const makers = new Map<string, Maker>();
+
+function makerOf(keys: string[]): Maker {
+  // In an object literal this key would set the prototype; the extractor never writes it.
+  if (keys.includes('__proto__')) throw new Error('a damaged facts record');
+  const key = JSON.stringify(keys);
+  let make = makers.get(key);
+  if (!make) {
+    // Values are read in key order: an object literal evaluates its properties left to right.
+    make = new Function('next', `return { ${keys.map((k) => `${JSON.stringify(k)}: next()`).join(', ')} };`) as Maker;
+    makers.set(key, make);
+  }
+  return make;
+}
+
+/**
+ * Decodes packFacts' bytes. With `table`, each distinct string is replaced by the one copy the table
+ * keeps, so equal strings across files are stored once (see share.ts); that costs a lookup per
+ * distinct string of the file, not per occurrence.
+ */
+export function unpackFacts(bytes: Uint8Array, table?: StringTable): FileFacts {
+  const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  if (buf.length < HEAD || buf.readUInt32LE(0) !== MAGIC) throw new Error('not a facts record of this version');
+  const nTokens = buf.readUInt32LE(4);
+  const nFloats = buf.readUInt32LE(8);
+  const stringsLen = buf.readUInt32LE(12);
+  const shapesLen = buf.readUInt32LE(16);
+  const tokensAt = HEAD + nFloats * 8;
+  const stringsAt = tokensAt + nTokens * 4;
+  if (stringsAt + stringsLen + shapesLen !== buf.length) throw new Error('a damaged facts record');
+  const strings = JSON.parse(buf.toString('utf8', stringsAt, stringsAt + stringsLen)) as string[];
+  if (table) {
+    for (let i = 0; i < strings.length; i++) {
+      const s = strings[i];
+      const kept = table.get(s);
+      if (kept === undefined) table.set(s, s);
+      else strings[i] = kept;
+    }
+  }
+  const shapes = (JSON.parse(buf.toString('utf8', stringsAt + stringsLen, buf.length)) as string[][]).map(makerOf);
+  // Copied out: the tokens' offset in a pooled or sliced buffer need not be 4-byte aligned.
+  const tokens = new Int32Array(nTokens);
+  new Uint8Array(tokens.buffer).set(buf.subarray(tokensAt, stringsAt));
+  const floats = new Float64Array(nFloats);
+  new Uint8Array(floats.buffer).set(buf.subarray(HEAD, tokensAt));
+  const shared = new Map<number, unknown>();
+  let at = 0;
+  const next = (): unknown => {
+    if (at >= nTokens) throw new Error('a damaged facts record');
+    const here = at;
+    const t = tokens[at++];
+    const p = t >> 4;
+    switch (t & 7) {
+      case INT:
+        return p;
+      case STR:
+        return strings[p];
+      case REC: {
+        const r = shapes[p](next);
+        if (t & SHARED) shared.set(here, r);
+        return r;
+      }
+      case ARR: {
+        const a = new Array(p);
+        for (let i = 0; i < p; i++) a[i] = next();
+        if (t & SHARED) shared.set(here, a);
+        return a;
+      }
+      case SPECIAL:
+        return p === 0 ? undefined : p === 1 ? null : p === 3;
+      case FLOAT:
+        return floats[p];
+      case REF: {
+        const v = shared.get(p);
+        if (v !== undefined) return v;
+      }
+    }
+    throw new Error('a damaged facts record');
+  };
+  const facts = next() as FileFacts;
+  if (at !== nTokens) throw new Error('a damaged facts record');
+  return facts;
+}
