@@ -6,9 +6,9 @@
  * as the type of `a, b int`) is written as a reference to the first, so it stays one object, as
  * node:v8 keeps it. Facts are trees with shared parts, never cycles.
  *
- * Layout (little-endian): 'KFC1', u32 token count, u32 float count, u32 length of the strings JSON,
- * u32 length of the shapes JSON, then the floats (f64, 8-byte aligned), the tokens (i32), the strings
- * (a JSON array) and the shapes (a JSON array of key lists).
+ * Layout: 'KFC1', u32 token count, u32 float count, u32 length of the strings JSON, u32 length of the
+ * shapes JSON (little-endian), then the floats (f64), the tokens (i32), both in the platform's byte
+ * order, the strings (a JSON array) and the shapes (a JSON array of key lists).
  * A token is `payload << 4 | shared << 3 | tag`; the values of an array or record follow its token,
  * and `shared` marks one that a later REF token names by the position of its token.
  */
@@ -30,14 +30,40 @@ const SHARED = 8;
 const INT_MIN = -(2 ** 26);
 const INT_MAX = 2 ** 26 - 1;
 
+/**
+ * The key lists met so far, as a trie shared by every file a thread encodes: a record finds its shape
+ * by one lookup per key as its values are written, with no list made per record. A shape's number is
+ * per file (`file` says for which file `id` was given).
+ */
+interface ShapeNode {
+  next: Map<string, ShapeNode>;
+  keys: string[];
+  file: number;
+  id: number;
+}
+const shapeRoot: ShapeNode = { next: new Map(), keys: [], file: -1, id: -1 };
+let files = 0;
+// The tokens of the file being encoded, in a buffer each thread reuses (grown as needed).
+let tokens = new Int32Array(1 << 16);
+let count = 0;
+
+function emit(t: number): void {
+  if (count === tokens.length) {
+    const bigger = new Int32Array(tokens.length * 2);
+    bigger.set(tokens);
+    tokens = bigger;
+  }
+  tokens[count++] = t;
+}
+
 /** Encodes one file's facts (plain records, arrays, strings, numbers, booleans, null, undefined). */
 export function packFacts(facts: FileFacts): Uint8Array {
-  const tokens: number[] = [];
+  const file = files++;
+  count = 0;
   const floats: number[] = [];
   const strings: string[] = [];
   const stringIds = new Map<string, number>();
   const shapes: string[][] = [];
-  const shapeIds = new Map<string, number>();
   const seen = new Map<object, number>();
   // The records and lists being written: met again inside themselves, they would be a cycle.
   const open: object[] = [];
@@ -50,25 +76,25 @@ export function packFacts(facts: FileFacts): Uint8Array {
           strings.push(v);
           stringIds.set(v, id);
         }
-        tokens.push((id << 4) | STR);
+        emit((id << 4) | STR);
         return;
       }
       case 'number':
-        if (Number.isInteger(v) && v >= INT_MIN && v <= INT_MAX && !Object.is(v, -0)) tokens.push((v << 4) | INT);
+        if (Number.isInteger(v) && v >= INT_MIN && v <= INT_MAX && !Object.is(v, -0)) emit((v << 4) | INT);
         else {
-          tokens.push((floats.length << 4) | FLOAT);
+          emit((floats.length << 4) | FLOAT);
           floats.push(v);
         }
         return;
       case 'boolean':
-        tokens.push(((v ? 3 : 2) << 4) | SPECIAL);
+        emit(((v ? 3 : 2) << 4) | SPECIAL);
         return;
       case 'undefined':
-        tokens.push(SPECIAL);
+        emit(SPECIAL);
         return;
       case 'object':
         if (v === null) {
-          tokens.push((1 << 4) | SPECIAL);
+          emit((1 << 4) | SPECIAL);
           return;
         }
         {
@@ -76,32 +102,41 @@ export function packFacts(facts: FileFacts): Uint8Array {
           if (first !== undefined) {
             if (open.includes(v)) throw new TypeError('facts hold a cycle, which the facts codec cannot write');
             tokens[first] |= SHARED;
-            tokens.push((first << 4) | REF);
+            emit((first << 4) | REF);
             return;
           }
-          seen.set(v, tokens.length);
+          seen.set(v, count);
         }
         if (Array.isArray(v)) {
-          tokens.push((v.length << 4) | ARR);
+          emit((v.length << 4) | ARR);
           open.push(v);
           for (let i = 0; i < v.length; i++) put(v[i]);
           open.pop();
           return;
         }
         if (Object.getPrototypeOf(v) === Object.prototype) {
-          const keys = Object.keys(v);
-          const key = JSON.stringify(keys);
-          let id = shapeIds.get(key);
-          if (id === undefined) {
-            id = shapes.length;
-            shapes.push(keys);
-            shapeIds.set(key, id);
-          }
-          tokens.push((id << 4) | REC);
+          // The record's token is filled in once its keys, hence its shape, are known.
+          const at = count;
+          emit(REC);
           const r = v as Record<string, unknown>;
           open.push(v);
-          for (const k of keys) put(r[k]);
+          let shape = shapeRoot;
+          for (const k in r) {
+            let next = shape.next.get(k);
+            if (!next) {
+              next = { next: new Map(), keys: [...shape.keys, k], file: -1, id: -1 };
+              shape.next.set(k, next);
+            }
+            shape = next;
+            put(r[k]);
+          }
           open.pop();
+          if (shape.file !== file) {
+            shape.file = file;
+            shape.id = shapes.length;
+            shapes.push(shape.keys);
+          }
+          tokens[at] |= shape.id << 4;
           return;
         }
     }
@@ -112,15 +147,16 @@ export function packFacts(facts: FileFacts): Uint8Array {
   const shapeBytes = Buffer.from(JSON.stringify(shapes));
   const floatsAt = HEAD;
   const tokensAt = floatsAt + floats.length * 8;
-  const stringsAt = tokensAt + tokens.length * 4;
+  const stringsAt = tokensAt + count * 4;
   const out = Buffer.alloc(stringsAt + stringBytes.length + shapeBytes.length);
   out.writeUInt32LE(MAGIC, 0);
-  out.writeUInt32LE(tokens.length, 4);
+  out.writeUInt32LE(count, 4);
   out.writeUInt32LE(floats.length, 8);
   out.writeUInt32LE(stringBytes.length, 12);
   out.writeUInt32LE(shapeBytes.length, 16);
-  for (let i = 0; i < floats.length; i++) out.writeDoubleLE(floats[i], floatsAt + i * 8);
-  for (let i = 0; i < tokens.length; i++) out.writeInt32LE(tokens[i], tokensAt + i * 4);
+  // In the platform's byte order: a cache is read where it was written.
+  out.set(new Uint8Array(Float64Array.from(floats).buffer), floatsAt);
+  out.set(new Uint8Array(tokens.buffer, 0, count * 4), tokensAt);
   stringBytes.copy(out, stringsAt);
   shapeBytes.copy(out, stringsAt + stringBytes.length);
   return out;
