@@ -15,7 +15,7 @@ import { fileURLToPath } from 'node:url';
 import Parser from 'tree-sitter';
 import Go from 'tree-sitter-go';
 import { buildIndex } from '../index/build.js';
-import { nativeParserInUse, parseOnly } from '../parse/index.js';
+import { nativeParserInUse, parseOnly, type ParseClock } from '../parse/index.js';
 import { computeScope, defaultBuildContext, openTree, resolveSourceDir, type Scope } from '../source/index.js';
 
 const self = fileURLToPath(import.meta.url);
@@ -36,9 +36,20 @@ function median(xs: number[]): number {
   return s[Math.floor(s.length / 2)];
 }
 
+/** The parse stage's parts as the bench names them. */
+const PARTS: [keyof ParseClock, string][] = [
+  ['treeSitter', 'tree-sitter'],
+  ['tree', 'tree copy'],
+  ['extract', 'extract'],
+  ['encode', 'encode'],
+  ['decode', 'decode and share'],
+];
+
 interface ChildReport {
   ms: number;
   timings: Record<string, number>;
+  /** The parse stage's parts, summed over its threads (absent when the graph came from the cache). */
+  threads?: ParseClock;
   rssMb: number;
   parsed: number;
 }
@@ -86,7 +97,7 @@ function child(): number {
     : undefined;
   const t = performance.now();
   const r = buildIndex({ root, ctx, scope: (arg('--scope') ?? 'default') as Scope, cacheDir: arg('--cache')!, workers: Number(arg('--workers') ?? 0), readFile });
-  const report: ChildReport = { ms: performance.now() - t, timings: r.timings, rssMb: peakRssMb(), parsed: r.files.parsed };
+  const report: ChildReport = { ms: performance.now() - t, timings: r.timings, threads: r.parseThreads, rssMb: peakRssMb(), parsed: r.files.parsed };
   process.stdout.write(JSON.stringify(report));
   return 0;
 }
@@ -157,6 +168,7 @@ function main(): number {
       line(`cold index, ${label}`, cold.map((c) => c.ms), rss(cold));
       const stages = Object.keys(cold[0].timings);
       out(`    stages (median): ${stages.map((k) => `${k} ${fmt(median(cold.map((c) => c.timings[k] ?? 0)))}`).join(', ')}\n`);
+      out(`    parse stage by part, summed over its threads (median): ${PARTS.map(([k, name]) => `${name} ${fmt(median(cold.map((c) => c.threads?.[k] ?? 0)))}`).join(', ')}\n`);
       line(`warm index (nothing changed), ${label}`, warm.map((c) => c.ms), rss(warm));
       line(`one file changed (re-parsed: ${one[0].parsed}), ${label}`, one.map((c) => c.ms), rss(one));
       out(`    stages (median): ${stages.map((k) => `${k} ${fmt(median(one.map((c) => c.timings[k] ?? 0)))}`).join(', ')}\n`);

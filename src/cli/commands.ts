@@ -10,7 +10,7 @@ export async function indexCommand(o: CommonOptions & { unresolved?: boolean }, 
   const g = result.graph;
   const errors = g.diagnostics.filter((d) => d.severity === 'error');
   if (o.json) {
-    io.out(JSON.stringify({ stats: g.stats, files: result.files, timings: result.timings, fromCache: result.fromCache, diagnostics: g.diagnostics, unresolved: o.unresolved ? g.unresolved : undefined }, null, 2) + '\n');
+    io.out(JSON.stringify({ stats: g.stats, files: result.files, timings: result.timings, parseThreads: result.parseThreads, fromCache: result.fromCache, diagnostics: g.diagnostics, unresolved: o.unresolved ? g.unresolved : undefined }, null, 2) + '\n');
     return errors.length ? 1 : 0;
   }
   const s = g.stats;

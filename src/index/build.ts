@@ -7,7 +7,7 @@ import { basename, join } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import type { BuildContext, Diagnostic, Graph } from '../model/index.js';
 import { computeScope, openTree, type Scope, type SourcePackage } from '../source/index.js';
-import { extractAll, nativeParserInUse, unpackFacts, workersFor, type FileFacts, type StringTable } from '../parse/index.js';
+import { extractAll, nativeParserInUse, newClock, unpackFacts, workersFor, type FileFacts, type ParseClock, type StringTable } from '../parse/index.js';
 import { buildProgram, declarationsOnly, resolveProgram, type PackageInput } from '../resolve/index.js';
 import { contentHash, factsKey, factsPackWriter, readFactsPack, readPack, writeBytes, writePack, type FactsPack } from './cache.js';
 import { packGraph, unpackGraph, type PackedGraph } from '../graph/pack.js';
@@ -38,6 +38,8 @@ export interface IndexResult {
   files: { total: number; parsed: number; cached: number };
   /** How the parsed files were parsed: the native addon or the bindings, and on how many threads (0: this one only). */
   parser?: { native: boolean; workers: number };
+  /** Where the parse stage's time went, summed over its threads (see ParseClock). */
+  parseThreads?: ParseClock;
   fromCache: boolean;
 }
 
@@ -136,7 +138,7 @@ function build(opts: IndexOptions): IndexResult {
     }
   }
   const meta = { root: tree.root, modulePath: tree.modulePath, context: opts.ctx, diagnostics };
-  const { graph, parsed, parser } = rebuildGraph(contents, scoped.packages, packFile, opts, meta, lap);
+  const { graph, parsed, parser, parseThreads } = rebuildGraph(contents, scoped.packages, packFile, opts, meta, lap);
   const manifest = manifestOf(tree.root, contents.map((c) => c.path));
   writePack(graphFile, { stamp, packed: packGraph(graph), manifest } satisfies GraphPack);
   writeBytes(join(dir, STORE_FILE), encodeStore(graph, stamp, manifest));
@@ -144,7 +146,7 @@ function build(opts: IndexOptions): IndexResult {
   writeOwner(dir, owner);
   pruneIndexes(join(dir, '..'), basename(dir), owner);
   lap('write');
-  return { graph, timings, files: { total: files.length, parsed, cached: contents.length - parsed }, parser, fromCache: false };
+  return { graph, timings, files: { total: files.length, parsed, cached: contents.length - parsed }, parser, parseThreads, fromCache: false };
 }
 
 interface FileContent {
@@ -161,8 +163,8 @@ interface FileContent {
  */
 function rebuildGraph(contents: FileContent[], packages: SourcePackage[], packFile: string, opts: IndexOptions, meta: ResolveMeta, lap: (name: string) => void) {
   // Only now, when the graph must be rebuilt, is the (large) per-file facts pack worth loading.
-  const { factsByPath, parsed, parser } = parseFiles(contents, packFile, opts, lap);
-  return { graph: resolveScope(packages, factsByPath, meta, lap), parsed, parser };
+  const { factsByPath, parsed, parser, parseThreads } = parseFiles(contents, packFile, opts, lap);
+  return { graph: resolveScope(packages, factsByPath, meta, lap), parsed, parser, parseThreads };
 }
 
 type ResolveMeta = Parameters<typeof resolveProgram>[1];
@@ -186,6 +188,9 @@ function parseFiles(contents: FileContent[], packFile: string, opts: IndexOption
       factsByPath.set(c.path, inBuild(c, unpackFacts(packed, strings)));
     } else missing.push(c);
   }
+  // Cached facts decoded: with one file changed, most of what is left before resolution.
+  lap('decode');
+  const clock = newClock();
   // Entries go to disk as they are made; the pack is rewritten only when its content changes.
   const pack = missing.length > 0 || kept.length !== old.size ? factsPackWriter(packFile) : undefined;
   try {
@@ -194,6 +199,7 @@ function parseFiles(contents: FileContent[], packFile: string, opts: IndexOption
     const extracted = extractAll(missing.map((c) => ({ path: c.path, bytes: c.bytes! })), {
       workers: opts.workers,
       strings,
+      clock,
       onProgress: opts.onProgress && ((done, _total, what) => opts.onProgress!(cached + done, contents.length, what)),
       onPacked: pack && ((i, packed) => pack.add(factsKey(missing[i].path, missing[i].hash), packed)),
     });
@@ -206,7 +212,7 @@ function parseFiles(contents: FileContent[], packFile: string, opts: IndexOption
   lap('parse');
   pack?.close();
   lap('write');
-  return { factsByPath, parsed: missing.length, parser: { native: nativeParserInUse(), workers: workersFor(missing.length, opts.workers) } };
+  return { factsByPath, parsed: missing.length, parser: { native: nativeParserInUse(), workers: workersFor(missing.length, opts.workers) }, parseThreads: clock };
 }
 
 /** A file's facts as resolution keeps them: whole for a file in the build, its declarations otherwise. */

@@ -6,6 +6,7 @@
  */
 import { loadAddon } from './addon.js';
 import { adopt, LightNode, Source } from './light.js';
+import type { ParseClock } from './clock.js';
 
 interface Addon {
   setup(query: string, leaves: string[], keep: string[]): { types: string[]; named: boolean[]; fields: string[]; captures: string[] };
@@ -20,7 +21,8 @@ export interface FlatParse {
 }
 
 export interface FlatParser {
-  parse(text: string, src: Source): FlatParse;
+  /** With `clock`, adds tree-sitter's time and the light copy's. */
+  parse(text: string, src: Source, clock?: ParseClock): FlatParse;
   /** Parse and discard: tree-sitter's own cost, for the benchmark's baseline. */
   parseOnly(text: string): void;
 }
@@ -41,12 +43,14 @@ export function flatParser(query: string, leaves: readonly string[], keep: reado
   let w = new Uint32Array(1 << 20);
   cached = {
     parseOnly: (text) => addon.parseOnly(text),
-    parse(text, src) {
+    parse(text, src, clock) {
+      const t0 = clock ? performance.now() : 0;
       let n = addon.parse(text, w.buffer as ArrayBuffer);
       if (n < 0) {
         w = new Uint32Array(Math.max(-n, w.length * 2));
         n = addon.take(w.buffer as ArrayBuffer);
       }
+      const t1 = clock ? performance.now() : 0;
       const count = w[0];
       const nodes: LightNode[] = new Array(count);
       for (let i = 0; i < count; i++) {
@@ -64,6 +68,10 @@ export function flatParser(query: string, leaves: readonly string[], keep: reado
       }
       const captures: FlatParse['captures'] = [];
       for (let k = 0, o = 2 + count * 4; k < w[1]; k++, o += 2) captures.push({ name: meta.captures[w[o]], node: nodes[w[o + 1]] });
+      if (clock) {
+        clock.treeSitter += t1 - t0;
+        clock.tree += performance.now() - t1;
+      }
       return { root: nodes[0], captures };
     },
   };

@@ -11,6 +11,7 @@ import { extractFile } from './extract.js';
 import type { FileFacts } from './facts.js';
 import { shareStrings, type StringTable } from './share.js';
 import { packFacts, unpackFacts } from './codec.js';
+import { addClock, type ParseClock } from './clock.js';
 import type { Batch, BatchResult } from './worker.js';
 
 export interface ExtractInput {
@@ -28,6 +29,8 @@ export interface PoolOptions {
   strings?: StringTable;
   /** Below this many files the work stays on the calling thread (starting workers costs more). */
   minFilesForWorkers?: number;
+  /** Receives the time of each part of the work, summed over the threads. */
+  clock?: ParseClock;
 }
 
 const BATCH = 24;
@@ -60,9 +63,18 @@ export function extractAll(inputs: readonly ExtractInput[], opts: PoolOptions = 
 
 /** One file on the calling thread, serialized (when asked) as a worker would send it. */
 function extractHere(f: ExtractInput, i: number, opts: PoolOptions): FileFacts {
-  const facts = extractFile(f.path, f.bytes);
-  opts.onPacked?.(i, packFacts(facts));
-  return opts.strings ? shareStrings(facts, opts.strings) : facts;
+  const { clock } = opts;
+  const facts = extractFile(f.path, f.bytes, clock);
+  let t = clock ? performance.now() : 0;
+  if (opts.onPacked) opts.onPacked(i, packFacts(facts));
+  if (clock) {
+    const now = performance.now();
+    clock.encode += now - t;
+    t = now;
+  }
+  const shared = opts.strings ? shareStrings(facts, opts.strings) : facts;
+  if (clock) clock.decode += performance.now() - t;
+  return shared;
 }
 
 function inline(inputs: readonly ExtractInput[], opts: PoolOptions): FileFacts[] {
@@ -122,9 +134,12 @@ function pooled(inputs: readonly ExtractInput[], count: number, opts: PoolOption
           const r = m.message as BatchResult;
           w.busy--;
           give(w);
+          if (opts.clock) addClock(opts.clock, r.clock);
           for (const { i, packed } of r.results) {
             const bytes = new Uint8Array(packed.buffer, packed.byteOffset, packed.byteLength);
+            const t = opts.clock ? performance.now() : 0;
             out[i] = unpackFacts(bytes, opts.strings);
+            if (opts.clock) opts.clock.decode += performance.now() - t;
             opts.onPacked?.(i, bytes);
             done++;
             opts.onProgress?.(done, inputs.length, inputs[i].path);

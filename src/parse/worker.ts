@@ -4,6 +4,7 @@
  */
 import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
 import { packFacts } from './codec.js';
+import { newClock, type ParseClock } from './clock.js';
 import { extractFile } from './extract.js';
 
 export interface Batch {
@@ -13,14 +14,23 @@ export interface Batch {
 export interface BatchResult {
   worker: number;
   results: { i: number; packed: Uint8Array }[];
+  /** This batch's times on the worker. */
+  clock: ParseClock;
   error?: string;
 }
 
 const { port, signal, id } = workerData as { port: MessagePort; signal: Int32Array; id: number };
 
 parentPort!.on('message', (batch: Batch) => {
-  const results = batch.files.map((f) => ({ i: f.i, packed: packFacts(extractFile(f.path, f.bytes)) }));
-  const message: BatchResult = { worker: id, results };
+  const clock = newClock();
+  const results = batch.files.map((f) => {
+    const facts = extractFile(f.path, f.bytes, clock);
+    const t = performance.now();
+    const packed = packFacts(facts);
+    clock.encode += performance.now() - t;
+    return { i: f.i, packed };
+  });
+  const message: BatchResult = { worker: id, results, clock };
   port.postMessage(message, results.map((r) => r.packed.buffer as ArrayBuffer));
   // The main thread waits on this counter (it parses synchronously): wake it.
   Atomics.add(signal, 0, 1);

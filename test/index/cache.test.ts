@@ -55,4 +55,19 @@ describe('facts pack', () => {
     assert.deepEqual(second.graph, fresh.graph);
     assert.equal(buildIndex(loc).files.parsed, 0);
   });
+
+  it('reports the decoding of cached facts as a stage, and the parse stage by part', () => {
+    const root = mkdtempSync(join(tmpdir(), 'ka-pack-tree-'));
+    cpSync(resolve('test/fixtures/go/kubelike'), root, { recursive: true });
+    const loc = { root, ctx: defaultBuildContext(), cacheDir: mkdtempSync(join(tmpdir(), 'ka-pack-cache-')), workers: 0 };
+    const cold = buildIndex(loc);
+    assert.ok(cold.parseThreads, 'a cold build reports its parse stage by part');
+    const { treeSitter, tree, extract, encode } = cold.parseThreads;
+    for (const [name, ms] of Object.entries({ treeSitter, tree, extract, encode })) assert.ok(ms > 0, `${name}: ${ms}`);
+    assert.deepEqual(Object.keys(cold.timings).slice(0, 5), ['source', 'read', 'load', 'decode', 'parse']);
+    writeFileSync(join(root, 'pkg/kubelet/extra.go'), 'package kubelet\n\nfunc extra() {}\n');
+    const one = buildIndex(loc);
+    assert.ok(one.timings.decode > 0);
+    assert.equal(buildIndex(loc).parseThreads, undefined, 'nothing parsed: the graph came from the cache');
+  });
 });

@@ -8,7 +8,7 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { relative, resolve } from 'node:path';
 import { goFiles } from '../helpers/wants.js';
-import { extractAll, extractFile, nativeParserInUse, unpackFacts } from '../../src/parse/index.js';
+import { extractAll, extractFile, nativeParserInUse, newClock, unpackFacts } from '../../src/parse/index.js';
 
 const fixtures = resolve('test/fixtures/go');
 const files = goFiles(fixtures).map((abs) => ({ path: relative(fixtures, abs), bytes: readFileSync(abs) }));
@@ -49,9 +49,11 @@ describe('parse paths', () => {
   it('worker threads give the same facts as one thread, in input order, and each file encoded once', () => {
     const one = extractAll(files, { workers: 0 });
     const packed = new Map<number, Uint8Array>();
+    const clock = newClock();
     const two = extractAll(files, {
       workers: 2,
       minFilesForWorkers: 1,
+      clock,
       onPacked: (i, bytes) => {
         assert.ok(!packed.has(i), `file ${i} encoded twice`);
         packed.set(i, bytes);
@@ -63,5 +65,7 @@ describe('parse paths', () => {
       assert.deepEqual(r, one[i], files[i].path);
       assert.deepEqual(unpackFacts(packed.get(i)!), r, files[i].path);
     });
+    // Each part of the work was timed, the workers' included.
+    for (const [part, ms] of Object.entries(clock)) assert.ok(ms > 0, `${part}: ${ms}`);
   });
 });

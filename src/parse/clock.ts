@@ -1,0 +1,26 @@
+/**
+ * Where the parse stage's time goes, summed over the threads that extract (milliseconds of each
+ * thread's wall time, so with two threads the sum can be twice the stage's): tree-sitter's own parse,
+ * the copy of its tree into light nodes, the walk that makes the facts, encoding them (codec.ts), and
+ * decoding them on the calling thread with its string sharing.
+ */
+export interface ParseClock {
+  treeSitter: number;
+  tree: number;
+  extract: number;
+  encode: number;
+  decode: number;
+}
+
+export function newClock(): ParseClock {
+  return { treeSitter: 0, tree: 0, extract: 0, encode: 0, decode: 0 };
+}
+
+/** Adds `from`'s times into `into`. */
+export function addClock(into: ParseClock, from: ParseClock): void {
+  into.treeSitter += from.treeSitter;
+  into.tree += from.tree;
+  into.extract += from.extract;
+  into.encode += from.encode;
+  into.decode += from.decode;
+}
