@@ -2,7 +2,7 @@
  * The indexing pipeline: source → parse (cached per file) → program → resolve → graph.
  * I/O happens here and in source/; the stages in between are pure functions over plain records.
  */
-import { readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import type { BuildContext, Diagnostic, Graph } from '../model/index.js';
@@ -239,9 +239,4 @@ function resolveScope(packages: SourcePackage[], factsByPath: Map<string, FileFa
   const graph = resolveProgram(program, meta);
   lap('resolve');
   return graph;
-}
-
-/** mtime-based quick check is not used: content hashes are cheap enough and exact. */
-export function fileSize(path: string): number {
-  return statSync(path).size;
 }
