@@ -16,6 +16,17 @@ export function newClock(): ParseClock {
   return { treeSitter: 0, tree: 0, extract: 0, encode: 0, decode: 0 };
 }
 
+/** Runs `fn`, adding its time to `clock[part]` when there is a clock. */
+export function timed<T>(clock: ParseClock | undefined, part: keyof ParseClock, fn: () => T): T {
+  if (!clock) return fn();
+  const t = performance.now();
+  try {
+    return fn();
+  } finally {
+    clock[part] += performance.now() - t;
+  }
+}
+
 /** Adds `from`'s times into `into`. */
 export function addClock(into: ParseClock, from: ParseClock): void {
   into.treeSitter += from.treeSitter;

@@ -10,7 +10,7 @@ import { typeOf, typeParamNames } from './types.js';
 import { fingerprint } from './fingerprint.js';
 import { loadQuery, querySource } from './query.js';
 import { flatParser, type FlatParser } from './flat.js';
-import type { ParseClock } from './clock.js';
+import { timed, type ParseClock } from './clock.js';
 
 type SyntaxNode = LightNode;
 import { LEAVES, lighten, LightNode, Source } from './light.js';
@@ -163,14 +163,8 @@ function parseTree(text: string, src: Source, clock: ParseClock | undefined): { 
   const f = fastParser();
   if (f) return f.parse(text, src, clock).captures;
   const { parser, query } = setup();
-  const t0 = clock ? performance.now() : 0;
-  const tree = parser.parse(text, undefined, { bufferSize: Math.max(32 * 1024, text.length * 2 + 16) });
-  const t1 = clock ? performance.now() : 0;
-  const root = lighten(tree, src);
-  if (clock) {
-    clock.treeSitter += t1 - t0;
-    clock.tree += performance.now() - t1;
-  }
+  const tree = timed(clock, 'treeSitter', () => parser.parse(text, undefined, { bufferSize: Math.max(32 * 1024, text.length * 2 + 16) }));
+  const root = timed(clock, 'tree', () => lighten(tree, src));
   // The query runs natively; its captures are mapped onto the light copy by position and type.
   const byPlace = new Map<string, LightNode>();
   const index = (n: LightNode) => {

@@ -6,7 +6,7 @@
  */
 import { loadAddon } from './addon.js';
 import { adopt, LightNode, Source } from './light.js';
-import type { ParseClock } from './clock.js';
+import { timed, type ParseClock } from './clock.js';
 
 interface Addon {
   setup(query: string, leaves: string[], keep: string[]): { types: string[]; named: boolean[]; fields: string[]; captures: string[] };
@@ -41,38 +41,38 @@ export function flatParser(query: string, leaves: readonly string[], keep: reado
   const fields = meta.fields.map((f) => f || null);
   // One buffer for every file, grown when a file needs more: no garbage per parse.
   let w = new Uint32Array(1 << 20);
+  /** The light nodes and the captures of the tree the addon left in `w`. */
+  const lightTree = (src: Source): FlatParse => {
+    const count = w[0];
+    const nodes: LightNode[] = new Array(count);
+    for (let i = 0; i < count; i++) {
+      const o = 2 + i * 4;
+      const packed = w[o];
+      const sym = packed & 0xffff;
+      // 0xffff is tree-sitter's ERROR symbol, which has no entry in the language's symbol table.
+      const node = new LightNode(sym === 0xffff ? 'ERROR' : meta.types[sym], ((packed >>> 24) & 1) === 1, fields[(packed >>> 16) & 0xff], w[o + 1], w[o + 2], src);
+      nodes[i] = node;
+      const parent = w[o + 3];
+      if (parent !== 0xffffffff) {
+        node.parent = nodes[parent];
+        adopt(nodes[parent], node);
+      }
+    }
+    const captures: FlatParse['captures'] = [];
+    for (let k = 0, o = 2 + count * 4; k < w[1]; k++, o += 2) captures.push({ name: meta.captures[w[o]], node: nodes[w[o + 1]] });
+    return { root: nodes[0], captures };
+  };
   cached = {
     parseOnly: (text) => addon.parseOnly(text),
     parse(text, src, clock) {
-      const t0 = clock ? performance.now() : 0;
-      let n = addon.parse(text, w.buffer as ArrayBuffer);
-      if (n < 0) {
-        w = new Uint32Array(Math.max(-n, w.length * 2));
-        n = addon.take(w.buffer as ArrayBuffer);
-      }
-      const t1 = clock ? performance.now() : 0;
-      const count = w[0];
-      const nodes: LightNode[] = new Array(count);
-      for (let i = 0; i < count; i++) {
-        const o = 2 + i * 4;
-        const packed = w[o];
-        const sym = packed & 0xffff;
-        // 0xffff is tree-sitter's ERROR symbol, which has no entry in the language's symbol table.
-        const node = new LightNode(sym === 0xffff ? 'ERROR' : meta.types[sym], ((packed >>> 24) & 1) === 1, fields[(packed >>> 16) & 0xff], w[o + 1], w[o + 2], src);
-        nodes[i] = node;
-        const parent = w[o + 3];
-        if (parent !== 0xffffffff) {
-          node.parent = nodes[parent];
-          adopt(nodes[parent], node);
+      timed(clock, 'treeSitter', () => {
+        const n = addon.parse(text, w.buffer as ArrayBuffer);
+        if (n < 0) {
+          w = new Uint32Array(Math.max(-n, w.length * 2));
+          addon.take(w.buffer as ArrayBuffer);
         }
-      }
-      const captures: FlatParse['captures'] = [];
-      for (let k = 0, o = 2 + count * 4; k < w[1]; k++, o += 2) captures.push({ name: meta.captures[w[o]], node: nodes[w[o + 1]] });
-      if (clock) {
-        clock.treeSitter += t1 - t0;
-        clock.tree += performance.now() - t1;
-      }
-      return { root: nodes[0], captures };
+      });
+      return timed(clock, 'tree', () => lightTree(src));
     },
   };
   return cached;

@@ -11,7 +11,7 @@ import { extractFile } from './extract.js';
 import type { FileFacts } from './facts.js';
 import { shareStrings, type StringTable } from './share.js';
 import { packFacts, unpackFacts } from './codec.js';
-import { addClock, type ParseClock } from './clock.js';
+import { addClock, timed, type ParseClock } from './clock.js';
 import type { Batch, BatchResult } from './worker.js';
 
 export interface ExtractInput {
@@ -61,20 +61,12 @@ export function extractAll(inputs: readonly ExtractInput[], opts: PoolOptions = 
   return workers ? pooled(inputs, workers, opts) : inline(inputs, opts);
 }
 
-/** One file on the calling thread, serialized (when asked) as a worker would send it. */
+/** One file on the calling thread, encoded (when asked) as a worker would send it. */
 function extractHere(f: ExtractInput, i: number, opts: PoolOptions): FileFacts {
-  const { clock } = opts;
+  const { clock, strings } = opts;
   const facts = extractFile(f.path, f.bytes, clock);
-  let t = clock ? performance.now() : 0;
-  if (opts.onPacked) opts.onPacked(i, packFacts(facts));
-  if (clock) {
-    const now = performance.now();
-    clock.encode += now - t;
-    t = now;
-  }
-  const shared = opts.strings ? shareStrings(facts, opts.strings) : facts;
-  if (clock) clock.decode += performance.now() - t;
-  return shared;
+  if (opts.onPacked) opts.onPacked(i, timed(clock, 'encode', () => packFacts(facts)));
+  return strings ? timed(clock, 'decode', () => shareStrings(facts, strings)) : facts;
 }
 
 function inline(inputs: readonly ExtractInput[], opts: PoolOptions): FileFacts[] {
@@ -87,7 +79,7 @@ function inline(inputs: readonly ExtractInput[], opts: PoolOptions): FileFacts[]
 
 /**
  * `count` threads extract: count - 1 workers and this thread, which takes a batch itself whenever no
- * result is waiting (a worker's result costs this thread a deserialization; extracting here does not).
+ * result is waiting (a worker's result costs this thread a decoding; extracting here does not).
  */
 function pooled(inputs: readonly ExtractInput[], count: number, opts: PoolOptions): FileFacts[] {
   const out: (FileFacts | undefined)[] = new Array(inputs.length);
@@ -137,9 +129,7 @@ function pooled(inputs: readonly ExtractInput[], count: number, opts: PoolOption
           if (opts.clock) addClock(opts.clock, r.clock);
           for (const { i, packed } of r.results) {
             const bytes = new Uint8Array(packed.buffer, packed.byteOffset, packed.byteLength);
-            const t = opts.clock ? performance.now() : 0;
-            out[i] = unpackFacts(bytes, opts.strings);
-            if (opts.clock) opts.clock.decode += performance.now() - t;
+            out[i] = timed(opts.clock, 'decode', () => unpackFacts(bytes, opts.strings));
             opts.onPacked?.(i, bytes);
             done++;
             opts.onProgress?.(done, inputs.length, inputs[i].path);

@@ -4,7 +4,7 @@
  */
 import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
 import { packFacts } from './codec.js';
-import { newClock, type ParseClock } from './clock.js';
+import { newClock, timed, type ParseClock } from './clock.js';
 import { extractFile } from './extract.js';
 
 export interface Batch {
@@ -25,10 +25,7 @@ parentPort!.on('message', (batch: Batch) => {
   const clock = newClock();
   const results = batch.files.map((f) => {
     const facts = extractFile(f.path, f.bytes, clock);
-    const t = performance.now();
-    const packed = packFacts(facts);
-    clock.encode += performance.now() - t;
-    return { i: f.i, packed };
+    return { i: f.i, packed: timed(clock, 'encode', () => packFacts(facts)) };
   });
   const message: BatchResult = { worker: id, results, clock };
   port.postMessage(message, results.map((r) => r.packed.buffer as ArrayBuffer));
