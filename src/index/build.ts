@@ -72,9 +72,9 @@ export function loadIndex(opts: IndexOptions): IndexResult {
  * How much V8 lets the heap grow past what a full collection left live, in percent, while an index
  * is built. Its own choice is up to four times for a fast-allocating program: good for throughput, but
  * the build's garbage then rides on a large live heap (the facts of every file) and the peak grows with
- * it. At 50, measured on v1.28 with two threads: default scope 1.39-1.51 -> 1.05-1.12 GB for 2-5% more
- * time; --scope all 1.85 -> 1.39 GB in the same time. The flag is process-wide and read at each
- * collection, workers included; it is put back when the build ends.
+ * it. At 50, measured on v1.28 with two threads, two runs each: default scope 1.39-1.51 -> 1.05-1.12 GB
+ * for at most 6% more time; --scope all 1.73-1.75 -> 1.31-1.46 GB for at most 7%. The flag is
+ * process-wide and read at each collection, workers included; it is put back when the build ends.
  */
 const BUILD_HEAP_GROWTH_PERCENT = 50;
 

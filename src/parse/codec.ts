@@ -19,7 +19,7 @@ const MAGIC = 0x3143464b; // 'KFC1'
 const HEAD = 24;
 
 const SPECIAL = 0; // payload: 0 undefined, 1 null, 2 false, 3 true
-const INT = 1; // payload: the value (28 bits and sign)
+const INT = 1; // payload: the value, from INT_MIN to INT_MAX
 const STR = 2; // payload: index into the strings
 const ARR = 3; // payload: length
 const REC = 4; // payload: index into the shapes
