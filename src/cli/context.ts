@@ -1,6 +1,7 @@
 /** Shared option handling: where the tree is, the build context, the cache, and loading the index. */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { setFlagsFromString } from 'node:v8';
 import type { BuildContext } from '../model/index.js';
 // The light files of source/, not its entry: a query must not load the tree scanner and the fetcher.
 import { defaultBuildContext } from '../source/context.js';
@@ -82,8 +83,9 @@ export interface Queries {
  */
 export async function withQueries<T>(o: CommonOptions, io: Io, fn: (q: Queries, out: (s: string) => void) => T): Promise<T> {
   const root = await sourceDir(o, io);
-  const pending = openStorePending({ root, ctx: buildContext(o), scope: scopeOf(o), cacheDir: cacheDirOf(o, io) });
-  if (pending) {
+  const answered = withoutOptimizingCompiler(() => {
+    const pending = openStorePending({ root, ctx: buildContext(o), scope: scopeOf(o), cacheDir: cacheDirOf(o, io) });
+    if (!pending) return undefined;
     const printed: string[] = [];
     let result: { value: T } | { error: unknown };
     try {
@@ -91,16 +93,32 @@ export async function withQueries<T>(o: CommonOptions, io: Io, fn: (q: Queries, 
     } catch (error) {
       result = { error };
     }
-    if (pending.fresh()) {
-      pending.store.close();
-      if ('error' in result) throw result.error;
-      // One write: a call tree is hundreds of lines, and each write to a pipe or file is a system call.
-      if (printed.length) io.out(printed.join(''));
-      return result.value;
-    }
-  }
+    if (!pending.fresh()) return undefined;
+    pending.store.close();
+    if ('error' in result) throw result.error;
+    // One write: a call tree is hundreds of lines, and each write to a pipe or file is a system call.
+    if (printed.length) io.out(printed.join(''));
+    return result;
+  });
+  if (answered) return answered.value;
   const { table, view } = await loadIndex(o, io);
   return fn({ table, view, root }, io.out);
+}
+
+/**
+ * Runs `fn` with V8's optimizing compiler off. A query from the store is over in tens of milliseconds,
+ * too soon for optimized code to pay off, and a compile started on a background thread holds the
+ * process's exit until it finishes (node waits for V8's background tasks): 8-34 ms of a `path` query,
+ * measured. The flag is process-wide (worker threads read it too), so it is back on before anything
+ * is built.
+ */
+function withoutOptimizingCompiler<T>(fn: () => T): T {
+  setFlagsFromString('--no-turbofan');
+  try {
+    return fn();
+  } finally {
+    setFlagsFromString('--turbofan');
+  }
 }
 
 export async function loadIndex(o: CommonOptions, io: Io, progress = false): Promise<Loaded> {
