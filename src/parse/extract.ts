@@ -85,7 +85,7 @@ export function extractFile(path: string, bytes: Uint8Array, clock?: ParseClock)
     return extractOrThrow(path, bytes, clock);
   } catch (err) {
     return {
-      path, pkg: '', imports: [], funcs: [], types: [], values: [], lines: 0,
+      path, pkg: '', imports: [], funcs: [], types: [], values: [],
       diagnostics: [{ code: 'extract', message: `could not extract facts: ${(err as Error)?.message ?? String(err)}`, line: 1 }],
     };
   } finally {
@@ -94,14 +94,13 @@ export function extractFile(path: string, bytes: Uint8Array, clock?: ParseClock)
 }
 
 function extractOrThrow(path: string, bytes: Uint8Array, clock: ParseClock | undefined): FileFacts {
-  const facts: FileFacts = { path, pkg: '', imports: [], funcs: [], types: [], values: [], diagnostics: [], lines: 0 };
+  const facts: FileFacts = { path, pkg: '', imports: [], funcs: [], types: [], values: [], diagnostics: [] };
   if (bytes.length > MAX_FILE_BYTES) {
     facts.diagnostics.push({ code: 'too-large', message: `file is ${bytes.length} bytes, over the ${MAX_FILE_BYTES}-byte limit; skipped`, line: 1 });
     return facts;
   }
   const { text, diagnostic } = decode(bytes);
   if (diagnostic) facts.diagnostics.push(diagnostic);
-  facts.lines = text.split('\n').length;
   const src = new Source(text);
   let captures: { name: string; node: LightNode }[];
   try {

@@ -187,5 +187,4 @@ export interface FileFacts {
   types: TypeFacts[];
   values: ValueFacts[];
   diagnostics: FileDiagnostic[];
-  lines: number;
 }
