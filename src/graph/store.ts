@@ -142,14 +142,24 @@ export function encodeStore(g: Graph, stamp: string, manifest: Manifest): Buffer
     ['outTargets', bytes(Int32Array.from({ length: edges.length }, (_, j) => (out.data[j * W + 1] & 7) === REF ? ~out.data[j * W] : out.data[j * W]))],
     ['inStart', bytes(inn.start)],
     ['inData', bytes(inn.data)],
-    ['manifestPaths', Buffer.from(manifest.paths.join('\n'))],
-    ['manifestSizes', bytes(new Float64Array(manifest.sizes))],
-    ['manifestMtimes', bytes(new Float64Array(manifest.mtimes))],
+    ...manifestSections(manifest),
   ];
   // The file and how strings are a section of their own, read only when an edge is printed: the
   // header, parsed by every query, stays a few hundred bytes.
   sections.push(['strings', Buffer.from(JSON.stringify(strings.list))]);
-  const header: Header = { v: 1, stamp, nodes: names.length, symbols: symbols.length, stats: g.stats, sections: {} };
+  return layout({ v: 1, stamp, nodes: names.length, symbols: symbols.length, stats: g.stats, sections: {} }, sections);
+}
+
+function manifestSections(manifest: Manifest): [string, Buffer][] {
+  return [
+    ['manifestPaths', Buffer.from(manifest.paths.join('\n'))],
+    ['manifestSizes', bytes(new Float64Array(manifest.sizes))],
+    ['manifestMtimes', bytes(new Float64Array(manifest.mtimes))],
+  ];
+}
+
+/** The header (its `sections` filled in here) and the sections, in order, as the store's bytes. */
+function layout(header: Header, sections: [string, Buffer][]): Buffer {
   // Offsets depend on the header's length, which depends on the offsets: lay out relative to the data start.
   let pos = 0;
   for (const [name, b] of sections) {
@@ -164,6 +174,33 @@ export function encodeStore(g: Graph, stamp: string, manifest: Manifest): Buffer
   head.copy(buf, 8);
   for (const [name, b] of sections) b.copy(buf, dataStart + header.sections[name][0]);
   return buf;
+}
+
+/**
+ * A store's bytes with a new stamp and freshness manifest and the same graph: what a build writes when
+ * the files changed but the graph did not. Undefined when `old` is not a store of this format or not
+ * the one stamped `from` (the graph the caller knows is unchanged).
+ */
+export function restampStore(old: Buffer, from: string, stamp: string, manifest: Manifest): Buffer | undefined {
+  let header: Header;
+  try {
+    if (old.length < 8 || old.toString('latin1', 0, 4) !== MAGIC) return undefined;
+    const len = old.readUInt32LE(4);
+    header = JSON.parse(old.toString('utf8', 8, 8 + len)) as Header;
+    if (header.stamp !== from) return undefined;
+    const base = align(8 + len);
+    const replaced = manifestSections(manifest);
+    const sections = Object.entries(header.sections).map(([name, [at, n]]): [string, Buffer] => {
+      const fresh = replaced.find(([r]) => r === name);
+      if (fresh) return fresh;
+      if (base + at + n > old.length) throw new Error(`section ${name} runs past the end`);
+      return [name, old.subarray(base + at, base + at + n)];
+    });
+    if (replaced.some(([r]) => !(r in header.sections))) return undefined;
+    return layout({ ...header, stamp, sections: {} }, sections);
+  } catch {
+    return undefined;
+  }
 }
 
 /** FNV-1a over UTF-16 code units: the same in the writer and the reader, both JavaScript. */

@@ -9,9 +9,9 @@ import type { BuildContext, Diagnostic, Graph } from '../model/index.js';
 import { computeScope, openTree, type Scope, type SourcePackage } from '../source/index.js';
 import { extractAll, nativeParserInUse, newClock, unpackFacts, workersFor, type FileFacts, type ParseClock, type StringTable } from '../parse/index.js';
 import { buildProgram, declarationsOnly, resolveProgram, type PackageInput } from '../resolve/index.js';
-import { contentHash, factsKey, factsPackWriter, readFactsPack, readPack, writeBytes, writePack, type FactsPack } from './cache.js';
+import { contentHash, factsHash, factsKey, factsPackWriter, readFactsPack, readPack, writeBytes, writePack, type FactsPack } from './cache.js';
 import { packGraph, unpackGraph, type PackedGraph } from '../graph/pack.js';
-import { encodeStore, type Manifest } from '../graph/store.js';
+import { encodeStore, restampStore, type Manifest } from '../graph/store.js';
 import { indexDir, manifestFresh, manifestOf, storeStamp, STORE_FILE } from './stored.js';
 import { toolStamp } from './key.js';
 import { pruneIndexes, writeOwner } from './prune.js';
@@ -41,6 +41,8 @@ export interface IndexResult {
   /** Where the parse stage's time went, summed over its threads (see ParseClock). */
   parseThreads?: ParseClock;
   fromCache: boolean;
+  /** The graph came from the cache although files changed: their facts were the ones it was made from (the early cut-off). */
+  cutOff?: boolean;
 }
 
 interface GraphPack {
@@ -48,7 +50,24 @@ interface GraphPack {
   packed: PackedGraph;
   /** Cheap freshness check: each scanned Go file and dir with its size and mtime. */
   manifest?: Manifest;
+  /** What resolution read to make the graph (see ResolveInputs): lets a change that keeps every file's facts reuse it. */
+  inputs?: ResolveInputs;
 }
+
+/**
+ * Resolution is a pure function of the files' facts and of the few things the source stage decides
+ * around them (the packages, which files are in the build, the context, the source's diagnostics).
+ * `key` hashes all of it, each file's facts as the hash of their encoded bytes (`files`: path, content
+ * hash, facts hash). An edit that leaves a file's facts as they were (a comment, blank lines at the
+ * end) leaves the key as it was, and the stored graph is the graph resolution would make again.
+ */
+interface ResolveInputs {
+  key: string;
+  files: [path: string, content: string, facts: string][];
+}
+
+/** Past this many changed files a build does not try the early cut-off: it re-parses them all anyway. */
+const CUTOFF_MAX_FILES = 64;
 
 /**
  * For queries: the stored graph, if no Go file in scope changed size or mtime since it was built.
@@ -121,32 +140,103 @@ function build(opts: IndexOptions): IndexResult {
   lap('read');
   // Every file's content hash, in order, hashed once more: the graph's identity, kept short for the query store's header.
   const stamp = contentHash(Buffer.from(contents.map((c) => c.hash).join(',')));
-  if (!opts.fresh) {
-    const cachedGraph = readPack<GraphPack>(graphFile);
-    if (cachedGraph?.packed?.v === 1 && cachedGraph.stamp === stamp) {
-      const graph = unpackGraph(cachedGraph.packed);
-      lap('load');
-      // Same bytes, but sizes or mtimes may have moved (a checkout, a touch): refresh the query store's manifest.
-      // The store carries the same manifest as the graph pack: one freshness check covers both.
-      if (!cachedGraph.manifest || !manifestFresh(cachedGraph.manifest) || storeStamp(opts) !== stamp) {
+  const cachedGraph = opts.fresh ? undefined : readPack<GraphPack>(graphFile);
+  const usable = cachedGraph?.packed?.v === 1 ? cachedGraph : undefined;
+  const storeFile = join(dir, STORE_FILE);
+  lap('load');
+  if (usable && usable.stamp === stamp) {
+    const graph = unpackGraph(usable.packed);
+    lap('load');
+    // Same bytes, but sizes or mtimes may have moved (a checkout, a touch): refresh the query store's manifest.
+    // The store carries the same manifest as the graph pack: one freshness check covers both.
+    if (!usable.manifest || !manifestFresh(usable.manifest) || storeStamp(opts) !== stamp) {
+      const manifest = manifestOf(tree.root, contents.map((c) => c.path));
+      writePack(graphFile, { ...usable, manifest } satisfies GraphPack);
+      writeStore(storeFile, graph, stamp, manifest);
+    }
+    lap('write');
+    return { graph, timings, files: { total: files.length, parsed: 0, cached: contents.length }, fromCache: true };
+  }
+  const sourceDiagnostics = [...diagnostics];
+  const inputsOf = (factsOf: (path: string) => string | undefined): ResolveInputs => resolveInputs(tree.root, tree.modulePath, opts.ctx, sourceDiagnostics, scoped.packages, contents, factsOf);
+  // The early cut-off: parse only the changed files; if their facts are the ones the stored graph was
+  // made from, that graph is the answer and nothing is resolved.
+  let early: Map<string, Parsed> | undefined;
+  const known = new Map(usable?.inputs?.files.map(([path, content, facts]) => [`${path}\0${content}`, facts]));
+  if (usable?.inputs) {
+    const changed = contents.filter((c) => !known.has(`${c.path}\0${c.hash}`));
+    if (changed.length <= CUTOFF_MAX_FILES) {
+      early = parseChanged(changed, opts);
+      lap('parse');
+      const hashOf = new Map(contents.map((c) => [c.path, c.hash]));
+      const inputs = inputsOf((path) => early!.get(path)?.factsHash ?? known.get(`${path}\0${hashOf.get(path)}`));
+      if (inputs.key === usable.inputs.key) {
+        const graph = unpackGraph(usable.packed);
+        lap('load');
         const manifest = manifestOf(tree.root, contents.map((c) => c.path));
-        writePack(graphFile, { ...cachedGraph, manifest } satisfies GraphPack);
-        writeBytes(join(dir, STORE_FILE), encodeStore(graph, stamp, manifest));
+        writePack(graphFile, { stamp, packed: usable.packed, manifest, inputs } satisfies GraphPack);
+        // The store's graph is unchanged too: only its stamp and manifest are rewritten.
+        if (!restampStoreFile(storeFile, usable.stamp, stamp, manifest)) writeStore(storeFile, graph, stamp, manifest);
+        lap('write');
+        return { graph, timings, files: { total: files.length, parsed: changed.length, cached: contents.length - changed.length }, fromCache: true, cutOff: true };
       }
-      lap('write');
-      return { graph, timings, files: { total: files.length, parsed: 0, cached: contents.length }, fromCache: true };
     }
   }
   const meta = { root: tree.root, modulePath: tree.modulePath, context: opts.ctx, diagnostics };
-  const { graph, parsed, parser, parseThreads } = rebuildGraph(contents, scoped.packages, packFile, opts, meta, lap);
+  const { graph, parsed, parser, parseThreads, factsHashes } = rebuildGraph(contents, scoped.packages, packFile, opts, meta, lap, { early, known });
   const manifest = manifestOf(tree.root, contents.map((c) => c.path));
-  writePack(graphFile, { stamp, packed: packGraph(graph), manifest } satisfies GraphPack);
-  writeBytes(join(dir, STORE_FILE), encodeStore(graph, stamp, manifest));
+  const inputs = inputsOf((path) => factsHashes.get(path));
+  writePack(graphFile, { stamp, packed: packGraph(graph), manifest, inputs } satisfies GraphPack);
+  writeStore(storeFile, graph, stamp, manifest);
   const owner = { of: JSON.stringify({ root: opts.root, ctx: opts.ctx, scope: opts.scope ?? 'default' }), stamp: toolStamp(), builtAt: Date.now() };
   writeOwner(dir, owner);
   pruneIndexes(join(dir, '..'), basename(dir), owner);
   lap('write');
   return { graph, timings, files: { total: files.length, parsed, cached: contents.length - parsed }, parser, parseThreads, fromCache: false };
+}
+
+function writeStore(file: string, graph: Graph, stamp: string, manifest: Manifest): void {
+  writeBytes(file, encodeStore(graph, stamp, manifest));
+}
+
+/** The store at `file`, stamped `from`, with a new stamp and manifest and its graph sections kept; false when there is no such store. */
+function restampStoreFile(file: string, from: string, stamp: string, manifest: Manifest): boolean {
+  let old: Buffer;
+  try {
+    old = readFileSync(file);
+  } catch {
+    return false;
+  }
+  const bytes = restampStore(old, from, stamp, manifest);
+  if (!bytes) return false;
+  writeBytes(file, bytes);
+  return true;
+}
+
+/** A file's facts made in this build, with the hash of their encoded bytes (as the facts pack keeps them). */
+interface Parsed {
+  facts: FileFacts;
+  packed: Uint8Array;
+  factsHash: string;
+}
+
+function parseChanged(changed: FileContent[], opts: IndexOptions): Map<string, Parsed> {
+  const packed: Uint8Array[] = [];
+  const facts = extractAll(changed.map((c) => ({ path: c.path, bytes: c.bytes! })), { workers: opts.workers, onPacked: (i, p) => (packed[i] = p) });
+  return new Map(changed.map((c, i) => [c.path, { facts: facts[i], packed: packed[i], factsHash: factsHash(packed[i]) }]));
+}
+
+/** See ResolveInputs: everything resolution reads, each file's facts by their hash. */
+function resolveInputs(root: string, modulePath: string, ctx: BuildContext, diagnostics: Diagnostic[], packages: SourcePackage[], contents: FileContent[], factsOf: (path: string) => string | undefined): ResolveInputs {
+  const files: ResolveInputs['files'] = contents.map((c) => [c.path, c.hash, factsOf(c.path) ?? '']);
+  const described = {
+    root,
+    modulePath,
+    ctx,
+    diagnostics,
+    packages: packages.map((p) => [p.importPath, p.files.map((f) => [f.path, f.active, f.constraint ?? null, factsOf(f.path) ?? null])]),
+  };
+  return { key: contentHash(Buffer.from(JSON.stringify(described))), files };
 }
 
 interface FileContent {
@@ -161,10 +251,16 @@ interface FileContent {
  * Parse (cached per file), then resolve. The facts and the resolver's tables become garbage when this
  * returns, so the writers run without them.
  */
-function rebuildGraph(contents: FileContent[], packages: SourcePackage[], packFile: string, opts: IndexOptions, meta: ResolveMeta, lap: (name: string) => void) {
+function rebuildGraph(contents: FileContent[], packages: SourcePackage[], packFile: string, opts: IndexOptions, meta: ResolveMeta, lap: (name: string) => void, before: Before) {
   // Only now, when the graph must be rebuilt, is the (large) per-file facts pack worth loading.
-  const { factsByPath, parsed, parser, parseThreads } = parseFiles(contents, packFile, opts, lap);
-  return { graph: resolveScope(packages, factsByPath, meta, lap), parsed, parser, parseThreads };
+  const { factsByPath, parsed, parser, parseThreads, factsHashes } = parseFiles(contents, packFile, opts, lap, before);
+  return { graph: resolveScope(packages, factsByPath, meta, lap), parsed, parser, parseThreads, factsHashes };
+}
+
+/** What a build already knows before the facts pack is read: files it parsed for the early cut-off, and facts hashes by `path\0content hash`. */
+interface Before {
+  early?: Map<string, Parsed>;
+  known: Map<string, string>;
 }
 
 type ResolveMeta = Parameters<typeof resolveProgram>[1];
@@ -172,9 +268,11 @@ type ResolveMeta = Parameters<typeof resolveProgram>[1];
 /**
  * Each file's facts: from the old facts pack when its bytes are unchanged, else extracted. Writes the
  * new facts pack as the entries come, so that they do not accumulate; the file bytes die with this call.
+ * Also each file's facts hash (see ResolveInputs), hashed only for the entries no earlier build hashed.
  */
-function parseFiles(contents: FileContent[], packFile: string, opts: IndexOptions, lap: (name: string) => void) {
+function parseFiles(contents: FileContent[], packFile: string, opts: IndexOptions, lap: (name: string) => void, before: Before) {
   const factsByPath = new Map<string, FileFacts>();
+  const factsHashes = new Map<string, string>();
   const strings: StringTable = new Map();
   const old: FactsPack = readFactsPack(packFile);
   lap('load');
@@ -182,17 +280,19 @@ function parseFiles(contents: FileContent[], packFile: string, opts: IndexOption
   const missing: FileContent[] = [];
   for (const c of contents) {
     const key = factsKey(c.path, c.hash);
-    const packed = old.get(key);
+    const early = before.early?.get(c.path);
+    const packed = early?.packed ?? old.get(key);
     if (packed) {
       kept.push([key, packed]);
-      factsByPath.set(c.path, inBuild(c, unpackFacts(packed, strings)));
+      factsByPath.set(c.path, inBuild(c, early ? early.facts : unpackFacts(packed, strings)));
+      factsHashes.set(c.path, early?.factsHash ?? before.known.get(`${c.path}\0${c.hash}`) ?? factsHash(packed));
     } else missing.push(c);
   }
   // Cached facts decoded: with one file changed, most of what is left before resolution.
   lap('decode');
   const clock = newClock();
   // Entries go to disk as they are made; the pack is rewritten only when its content changes.
-  const pack = missing.length > 0 || kept.length !== old.size ? factsPackWriter(packFile) : undefined;
+  const pack = missing.length > 0 || kept.length !== old.size || before.early?.size ? factsPackWriter(packFile) : undefined;
   try {
     for (const [key, packed] of kept) pack?.add(key, packed);
     const cached = kept.length;
@@ -201,7 +301,10 @@ function parseFiles(contents: FileContent[], packFile: string, opts: IndexOption
       strings,
       clock,
       onProgress: opts.onProgress && ((done, _total, what) => opts.onProgress!(cached + done, contents.length, what)),
-      onPacked: pack && ((i, packed) => pack.add(factsKey(missing[i].path, missing[i].hash), packed)),
+      onPacked: (i, packed) => {
+        pack?.add(factsKey(missing[i].path, missing[i].hash), packed);
+        factsHashes.set(missing[i].path, factsHash(packed));
+      },
     });
     missing.forEach((c, i) => factsByPath.set(c.path, inBuild(c, extracted[i])));
   } catch (err) {
@@ -212,7 +315,7 @@ function parseFiles(contents: FileContent[], packFile: string, opts: IndexOption
   lap('parse');
   pack?.close();
   lap('write');
-  return { factsByPath, parsed: missing.length, parser: { native: nativeParserInUse(), workers: workersFor(missing.length, opts.workers) }, parseThreads: clock };
+  return { factsByPath, factsHashes, parsed: missing.length + (before.early?.size ?? 0), parser: { native: nativeParserInUse(), workers: workersFor(missing.length, opts.workers) }, parseThreads: clock };
 }
 
 /** A file's facts as resolution keeps them: whole for a file in the build, its declarations otherwise. */

@@ -15,6 +15,11 @@ export function contentHash(bytes: Uint8Array): string {
   return createHash('sha1').update(FACTS_VERSION).update(bytes).digest('hex');
 }
 
+/** The identity of a file's encoded facts (the codec is deterministic: equal facts, equal bytes). */
+export function factsHash(packed: Uint8Array): string {
+  return createHash('md5').update(packed).digest('hex');
+}
+
 export function readPack<T>(file: string): T | undefined {
   try {
     return deserialize(readFileSync(file)) as T;

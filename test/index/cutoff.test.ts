@@ -1,0 +1,111 @@
+/**
+ * The early cut-off: a rebuild whose changed files keep their facts reuses the stored graph without
+ * resolving, and that graph is the one a fresh build makes; any change resolution could see (a new
+ * call, a file leaving the build) resolves again. The query store is restamped, not rewritten.
+ */
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { appendFileSync, cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { buildIndex, openStore, type IndexOptions } from '../../src/index/build.js';
+import { defaultBuildContext } from '../../src/source/index.js';
+import { extractAll } from '../../src/parse/index.js';
+import { bufferBytes, encodeStore, GraphStore, restampStore } from '../../src/graph/index.js';
+import { packGraph, unpackGraph } from '../../src/graph/pack.js';
+import type { Graph } from '../../src/model/index.js';
+
+const fixture = resolve('test/fixtures/go/kubelike');
+
+function tree(): IndexOptions {
+  const root = mkdtempSync(join(tmpdir(), 'ka-cutoff-tree-'));
+  cpSync(fixture, root, { recursive: true });
+  return { root, ctx: defaultBuildContext(), cacheDir: mkdtempSync(join(tmpdir(), 'ka-cutoff-cache-')), workers: 0 };
+}
+
+function freshGraph(loc: IndexOptions): Graph {
+  return buildIndex({ ...loc, cacheDir: mkdtempSync(join(tmpdir(), 'ka-cutoff-cache-')) }).graph;
+}
+
+/** The graph as the graph pack keeps it (records without their undefined fields), so a loaded graph and a resolved one compare. */
+function normal(g: Graph): Graph {
+  return unpackGraph(packGraph(g));
+}
+
+function callersOf(loc: IndexOptions, id: string): string[] {
+  const store = openStore(loc);
+  assert.ok(store, 'the query store is fresh after the build');
+  try {
+    return store.callers(id).map((e) => `${e.caller} ${e.line}`);
+  } finally {
+    store.close();
+  }
+}
+
+describe('early cut-off', () => {
+  it('reuses the graph when a comment is appended to a file, and the store answers for the new bytes', () => {
+    const loc = tree();
+    const first = buildIndex(loc);
+    const syncLoop = first.graph.symbols.find((s) => s.id.endsWith('(*Kubelet).syncLoop'))!.id;
+    const before = callersOf(loc, syncLoop);
+    appendFileSync(join(loc.root, 'pkg/kubelet/kubelet.go'), '\n// a note added at the end\n\n');
+    const second = buildIndex(loc);
+    assert.equal(second.cutOff, true);
+    assert.equal(second.fromCache, true);
+    assert.equal(second.files.parsed, 1);
+    assert.equal(second.timings.resolve, undefined, 'nothing was resolved');
+    assert.deepEqual(normal(second.graph), normal(freshGraph(loc)));
+    assert.deepEqual(callersOf(loc, syncLoop), before);
+    // The same bytes again: the plain warm path.
+    const third = buildIndex(loc);
+    assert.equal(third.files.parsed, 0);
+    assert.equal(third.cutOff, undefined);
+  });
+
+  it('resolves again when a changed file gains a call, and gives the graph a fresh build gives', () => {
+    const loc = tree();
+    buildIndex(loc);
+    const file = join(loc.root, 'pkg/kubelet/kubelet.go');
+    appendFileSync(file, '\nfunc cutoffProbe(kl *Kubelet) { kl.syncLoop(nil, nil) }\n');
+    const second = buildIndex(loc);
+    assert.ok(!second.cutOff);
+    assert.equal(second.fromCache, false);
+    assert.equal(second.files.parsed, 1);
+    const graph = freshGraph(loc);
+    assert.deepEqual(normal(second.graph), normal(graph));
+    assert.ok(graph.edges.some((e) => e.caller.endsWith('.cutoffProbe') && e.callee.endsWith('(*Kubelet).syncLoop')));
+    assert.ok(callersOf(loc, graph.symbols.find((s) => s.id.endsWith('(*Kubelet).syncLoop'))!.id).some((c) => c.includes('cutoffProbe')));
+  });
+
+  it('resolves again when a file leaves the build although its facts are the same', () => {
+    const loc = tree();
+    const file = join(loc.root, 'pkg/kubelet/extra.go');
+    const body = '\npackage kubelet\n\nfunc extraProbe(kl *Kubelet) { kl.syncLoop(nil, nil) }\n';
+    writeFileSync(file, '// a note about x' + body);
+    const first = buildIndex(loc);
+    assert.ok(first.graph.edges.some((e) => e.caller.endsWith('.extraProbe')));
+    writeFileSync(file, '//go:build ignore' + body);
+    // Same facts (comments are not facts, and the two lines are as long), so only the file's place in the build tells the two apart.
+    const [a, b] = extractAll([{ path: 'x.go', bytes: Buffer.from('// a note about x' + body) }, { path: 'x.go', bytes: readFileSync(file) }], { workers: 0 });
+    assert.deepEqual(a, b);
+    const second = buildIndex(loc);
+    assert.ok(!second.cutOff);
+    assert.ok(!second.graph.edges.some((e) => e.caller.endsWith('.extraProbe')));
+    assert.deepEqual(normal(second.graph), normal(freshGraph(loc)));
+  });
+
+  it('restamps a store: new stamp and manifest, the same graph; refuses another stamp or foreign bytes', () => {
+    const graph = freshGraph(tree());
+    const old = encodeStore(graph, 'one', { paths: ['/a.go'], sizes: [1], mtimes: [2] });
+    const manifest = { paths: ['/a.go', '/b.go'], sizes: [3, 4], mtimes: [5, 6] };
+    const bytes = restampStore(old, 'one', 'two', manifest);
+    assert.ok(bytes);
+    assert.deepEqual(bytes, encodeStore(graph, 'two', manifest));
+    const store = new GraphStore(bufferBytes(bytes));
+    assert.equal(store.stamp, 'two');
+    assert.deepEqual(store.manifest(), { paths: manifest.paths, sizes: Float64Array.from([3, 4]), mtimes: Float64Array.from([5, 6]) });
+    assert.equal(restampStore(old, 'other', 'two', manifest), undefined);
+    assert.equal(restampStore(Buffer.from('KAQ1 not a store'), 'one', 'two', manifest), undefined);
+    assert.equal(restampStore(old.subarray(0, 100), 'one', 'two', manifest), undefined);
+  });
+});
