@@ -52,6 +52,8 @@ interface ChildReport {
   threads?: ParseClock;
   rssMb: number;
   parsed: number;
+  /** The graph was reused although a file changed (see IndexResult.cutOff). */
+  cutOff?: boolean;
 }
 
 /** Peak resident memory of this process: VmHWM on Linux (maxRSS can carry the parent's peak across fork). */
@@ -83,21 +85,30 @@ function rawChild(): number {
   return 0;
 }
 
+/**
+ * What `--edit` appends to the edited file: a comment line (new bytes, the same facts: the early
+ * cut-off reuses the graph) or a function (new facts: resolution runs again).
+ */
+const EDITS = {
+  comment: '\n// edited by the benchmark\n',
+  function: '\nfunc kubeletAtlasBenchmarkEdit() {}\n',
+};
+
 /** In a child: one build with the given cache and worker count, optionally with one file edited. */
 function child(): number {
   const root = arg('--source')!;
   const ctx = contextArg();
   const edit = arg('--edit');
+  const added = EDITS[(arg('--edit-kind') ?? 'comment') as keyof typeof EDITS];
   const readFile = edit
     ? (abs: string) => {
       const bytes = readFileSync(abs);
-      // A comment line added at the end: new bytes, same declarations.
-      return abs === edit ? Buffer.concat([bytes, Buffer.from('\n// edited by the benchmark\n')]) : bytes;
+      return abs === edit ? Buffer.concat([bytes, Buffer.from(added)]) : bytes;
     }
     : undefined;
   const t = performance.now();
   const r = buildIndex({ root, ctx, scope: (arg('--scope') ?? 'default') as Scope, cacheDir: arg('--cache')!, workers: Number(arg('--workers') ?? 0), readFile });
-  const report: ChildReport = { ms: performance.now() - t, timings: r.timings, threads: r.parseThreads, rssMb: peakRssMb(), parsed: r.files.parsed };
+  const report: ChildReport = { ms: performance.now() - t, timings: r.timings, threads: r.parseThreads, rssMb: peakRssMb(), parsed: r.files.parsed, cutOff: r.cutOff };
   process.stdout.write(JSON.stringify(report));
   return 0;
 }
@@ -153,12 +164,14 @@ function main(): number {
       const cold: ChildReport[] = [];
       const warm: ChildReport[] = [];
       const one: ChildReport[] = [];
+      const oneFacts: ChildReport[] = [];
       for (let r = 0; r < runs; r++) {
         const cache = mkdtempSync(join(tmpdir(), 'ka-bench-'));
         try {
           cold.push(runChild([...common, '--cache', cache, '--workers', String(workers)]));
           warm.push(runChild([...common, '--cache', cache, '--workers', String(workers)]));
-          one.push(runChild([...common, '--cache', cache, '--workers', String(workers), '--edit', edited]));
+          one.push(runChild([...common, '--cache', cache, '--workers', String(workers), '--edit', edited, '--edit-kind', 'comment']));
+          oneFacts.push(runChild([...common, '--cache', cache, '--workers', String(workers), '--edit', edited, '--edit-kind', 'function']));
         } finally {
           rmSync(cache, { recursive: true, force: true });
         }
@@ -170,8 +183,12 @@ function main(): number {
       out(`    stages (median): ${stages.map((k) => `${k} ${fmt(median(cold.map((c) => c.timings[k] ?? 0)))}`).join(', ')}\n`);
       out(`    parse stage by part, summed over its threads (median): ${PARTS.map(([k, name]) => `${name} ${fmt(median(cold.map((c) => c.threads?.[k] ?? 0)))}`).join(', ')}\n`);
       line(`warm index (nothing changed), ${label}`, warm.map((c) => c.ms), rss(warm));
-      line(`one file changed (re-parsed: ${one[0].parsed}), ${label}`, one.map((c) => c.ms), rss(one));
-      out(`    stages (median): ${stages.map((k) => `${k} ${fmt(median(one.map((c) => c.timings[k] ?? 0)))}`).join(', ')}\n`);
+      const changed = (name: string, xs: ChildReport[]) => {
+        line(`${name} (re-parsed: ${xs[0].parsed}), ${label}`, xs.map((c) => c.ms), rss(xs));
+        out(`    stages (median): ${Object.keys(xs[0].timings).map((k) => `${k} ${fmt(median(xs.map((c) => c.timings[k] ?? 0)))}`).join(', ')}${xs.every((c) => c.cutOff) ? '; the graph was reused (early cut-off)' : ''}\n`);
+      };
+      changed('one file changed, a comment appended', one);
+      changed('one file changed, a function appended', oneFacts);
     }
   }
 
