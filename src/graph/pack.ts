@@ -4,8 +4,11 @@
  */
 import type { Edge, EdgeKind, EdgeMode, Graph, SymbolKind, SymbolRecord, UnresolvedSite } from '../model/index.js';
 
+/** The packing's version: a packed graph is read only by the version that wrote it. */
+export const PACK_VERSION = 1;
+
 export interface PackedGraph {
-  v: 1;
+  v: typeof PACK_VERSION;
   strings: string[];
   edges: Int32Array;
   symbols: Int32Array;
@@ -75,7 +78,7 @@ export function packGraph(g: Graph): PackedGraph {
     unresolved[o + 4] = s.id(u.reason);
   });
   const { root, modulePath, context, channels, goroutines, diagnostics, stats } = g;
-  return { v: 1, strings: s.list, edges, symbols, unresolved, rest: { root, modulePath, context, channels, goroutines, diagnostics, stats } };
+  return { v: PACK_VERSION, strings: s.list, edges, symbols, unresolved, rest: { root, modulePath, context, channels, goroutines, diagnostics, stats } };
 }
 
 export function unpackGraph(p: PackedGraph): Graph {

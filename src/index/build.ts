@@ -9,8 +9,8 @@ import type { BuildContext, Diagnostic, Graph } from '../model/index.js';
 import { computeScope, openTree, type Scope, type SourcePackage } from '../source/index.js';
 import { extractAll, nativeParserInUse, newClock, unpackFacts, workersFor, type FileFacts, type ParseClock, type StringTable } from '../parse/index.js';
 import { buildProgram, declarationsOnly, resolveProgram, type PackageInput } from '../resolve/index.js';
-import { contentHash, factsHash, factsKey, factsPackWriter, readFactsPack, readPack, writeBytes, writePack, type FactsPack } from './cache.js';
-import { packGraph, unpackGraph, type PackedGraph } from '../graph/pack.js';
+import { contentHash, decodeGraphFile, factsHash, factsKey, factsPackWriter, readFactsPack, readGraphFile, readPack, writeBytes, writeGraphFile, writePack, type FactsPack } from './cache.js';
+import { PACK_VERSION, packGraph, unpackGraph, type PackedGraph } from '../graph/pack.js';
 import { encodeStore, restampStore, type Manifest } from '../graph/store.js';
 import { indexDir, manifestFresh, manifestOf, storeStamp, STORE_FILE } from './stored.js';
 import { toolStamp } from './key.js';
@@ -33,6 +33,7 @@ export interface IndexOptions {
 }
 
 export interface IndexResult {
+  /** Decoded from the cache when first read, when the graph came from there (the bytes are read by the build). */
   graph: Graph;
   timings: Record<string, number>;
   files: { total: number; parsed: number; cached: number };
@@ -45,13 +46,44 @@ export interface IndexResult {
   cutOff?: boolean;
 }
 
-interface GraphPack {
+/**
+ * The index folder's state, a small file read first by every build and by queries that find the store
+ * stale: which graph the folder holds and what it was made from. The graph itself is in GRAPH_FILE,
+ * labelled with `graph`, so a build that reuses it rewrites only this file.
+ */
+interface IndexState {
+  /** The hash of every file's content hash: which bytes the state describes. */
   stamp: string;
-  packed: PackedGraph;
+  /** The label of the graph file this state goes with (see graphLabel). */
+  graph: string;
   /** Cheap freshness check: each scanned Go file and dir with its size and mtime. */
-  manifest?: Manifest;
+  manifest: Manifest;
   /** What resolution read to make the graph (see ResolveInputs): lets a change that keeps every file's facts reuse it. */
-  inputs?: ResolveInputs;
+  inputs: ResolveInputs;
+}
+
+const STATE_FILE = 'state.v8';
+const GRAPH_FILE = 'graph.bin';
+
+/** A graph file's label: the stamp of the build that resolved it, and the packing's version. */
+function graphLabel(stamp: string): string {
+  return `${stamp} pack-${PACK_VERSION}`;
+}
+
+/** The graph behind a state, still serialized: decoded on first use (see lazyResult). */
+function storedGraph(dir: string, state: IndexState | undefined): Buffer | undefined {
+  return state ? readGraphFile(join(dir, GRAPH_FILE), state.graph) : undefined;
+}
+
+/** An IndexResult whose graph is decoded from `bytes` the first time it is read. */
+function lazyResult(bytes: Buffer, rest: Omit<IndexResult, 'graph'>): IndexResult {
+  let graph: Graph | undefined;
+  return {
+    ...rest,
+    get graph(): Graph {
+      return (graph ??= unpackGraph(decodeGraphFile(bytes) as PackedGraph));
+    },
+  };
 }
 
 /**
@@ -76,13 +108,15 @@ const CUTOFF_MAX_FILES = 64;
  */
 export function loadIndex(opts: IndexOptions): IndexResult {
   const t0 = performance.now();
-  const cached = readPack<GraphPack>(join(indexDir(opts), 'graph.v8'));
-  if (cached?.packed?.v === 1 && cached.manifest && manifestFresh(cached.manifest)) {
-    const graph = unpackGraph(cached.packed);
+  const dir = indexDir(opts);
+  const state = readPack<IndexState>(join(dir, STATE_FILE));
+  const bytes = state?.manifest && manifestFresh(state.manifest) ? storedGraph(dir, state) : undefined;
+  if (state && bytes) {
+    const n = state.manifest.paths.length;
+    const result = lazyResult(bytes, { timings: { load: performance.now() - t0 }, files: { total: n, parsed: 0, cached: n }, fromCache: true });
     // A query store of another format (a new kubelet-atlas) or none: write it, so the next query reads it.
-    if (storeStamp(opts) !== cached.stamp) writeBytes(join(indexDir(opts), STORE_FILE), encodeStore(graph, cached.stamp, cached.manifest));
-    const n = cached.manifest.paths.length;
-    return { graph, timings: { load: performance.now() - t0 }, files: { total: n, parsed: 0, cached: n }, fromCache: true };
+    if (storeStamp(opts) !== state.stamp) writeStore(join(dir, STORE_FILE), result.graph, state.stamp, state.manifest);
+    return result;
   }
   return buildIndex(opts);
 }
@@ -122,7 +156,7 @@ function build(opts: IndexOptions): IndexResult {
 
   const dir = indexDir(opts);
   const packFile = join(dir, 'facts.bin');
-  const graphFile = join(dir, 'graph.v8');
+  const stateFile = join(dir, STATE_FILE);
   const files = scoped.packages.flatMap((p) => p.files);
   const contents: FileContent[] = [];
   for (const pkg of scoped.packages) {
@@ -140,53 +174,58 @@ function build(opts: IndexOptions): IndexResult {
   lap('read');
   // Every file's content hash, in order, hashed once more: the graph's identity, kept short for the query store's header.
   const stamp = contentHash(Buffer.from(contents.map((c) => c.hash).join(',')));
-  const cachedGraph = opts.fresh ? undefined : readPack<GraphPack>(graphFile);
-  const usable = cachedGraph?.packed?.v === 1 ? cachedGraph : undefined;
+  const state = opts.fresh ? undefined : readPack<IndexState>(stateFile);
   const storeFile = join(dir, STORE_FILE);
   lap('load');
-  if (usable && usable.stamp === stamp) {
-    const graph = unpackGraph(usable.packed);
-    lap('load');
-    // Same bytes, but sizes or mtimes may have moved (a checkout, a touch): refresh the query store's manifest.
-    // The store carries the same manifest as the graph pack: one freshness check covers both.
-    if (!usable.manifest || !manifestFresh(usable.manifest) || storeStamp(opts) !== stamp) {
-      const manifest = manifestOf(tree.root, contents.map((c) => c.path));
-      writePack(graphFile, { ...usable, manifest } satisfies GraphPack);
-      writeStore(storeFile, graph, stamp, manifest);
+  if (state?.stamp === stamp) {
+    const bytes = storedGraph(dir, state);
+    if (bytes) {
+      lap('load');
+      const result = lazyResult(bytes, { timings, files: { total: files.length, parsed: 0, cached: contents.length }, fromCache: true });
+      // Same bytes, but sizes or mtimes may have moved (a checkout, a touch): refresh the manifest of
+      // the state and of the query store, which carries its own so that one freshness check covers both.
+      const storeStale = storeStamp(opts) !== stamp;
+      if (!manifestFresh(state.manifest) || storeStale) {
+        const manifest = manifestOf(tree.root, contents.map((c) => c.path));
+        writePack(stateFile, { ...state, manifest } satisfies IndexState);
+        if (storeStale || !restampStoreFile(storeFile, state.stamp, stamp, manifest)) writeStore(storeFile, result.graph, stamp, manifest);
+      }
+      lap('write');
+      return result;
     }
-    lap('write');
-    return { graph, timings, files: { total: files.length, parsed: 0, cached: contents.length }, fromCache: true };
   }
   const sourceDiagnostics = [...diagnostics];
   const inputsOf = (factsOf: (path: string) => string | undefined): ResolveInputs => resolveInputs(tree.root, tree.modulePath, opts.ctx, sourceDiagnostics, scoped.packages, contents, factsOf);
   // The early cut-off: parse only the changed files; if their facts are the ones the stored graph was
   // made from, that graph is the answer and nothing is resolved.
   let early: Map<string, Parsed> | undefined;
-  const known = new Map(usable?.inputs?.files.map(([path, content, facts]) => [`${path}\0${content}`, facts]));
-  if (usable?.inputs) {
-    const changed = contents.filter((c) => !known.has(`${c.path}\0${c.hash}`));
-    if (changed.length <= CUTOFF_MAX_FILES) {
-      early = parseChanged(changed, opts);
-      lap('parse');
-      const hashOf = new Map(contents.map((c) => [c.path, c.hash]));
-      const inputs = inputsOf((path) => early!.get(path)?.factsHash ?? known.get(`${path}\0${hashOf.get(path)}`));
-      if (inputs.key === usable.inputs.key) {
-        const graph = unpackGraph(usable.packed);
-        lap('load');
-        const manifest = manifestOf(tree.root, contents.map((c) => c.path));
-        writePack(graphFile, { stamp, packed: usable.packed, manifest, inputs } satisfies GraphPack);
-        // The store's graph is unchanged too: only its stamp and manifest are rewritten.
-        if (!restampStoreFile(storeFile, usable.stamp, stamp, manifest)) writeStore(storeFile, graph, stamp, manifest);
-        lap('write');
-        return { graph, timings, files: { total: files.length, parsed: changed.length, cached: contents.length - changed.length }, fromCache: true, cutOff: true };
-      }
+  const known = new Map(state?.inputs?.files.map(([path, content, facts]) => [`${path}\0${content}`, facts]));
+  const changed = state?.inputs ? contents.filter((c) => !known.has(`${c.path}\0${c.hash}`)) : undefined;
+  if (state && changed && changed.length <= CUTOFF_MAX_FILES) {
+    early = parseChanged(changed, opts);
+    lap('parse');
+    const hashOf = new Map(contents.map((c) => [c.path, c.hash]));
+    const inputs = inputsOf((path) => early!.get(path)?.factsHash ?? known.get(`${path}\0${hashOf.get(path)}`));
+    const bytes = inputs.key === state.inputs.key ? storedGraph(dir, state) : undefined;
+    if (bytes) {
+      lap('load');
+      const result = lazyResult(bytes, { timings, files: { total: files.length, parsed: changed.length, cached: contents.length - changed.length }, fromCache: true, cutOff: true });
+      const manifest = manifestOf(tree.root, contents.map((c) => c.path));
+      writePack(stateFile, { stamp, graph: state.graph, manifest, inputs } satisfies IndexState);
+      // The store's graph is unchanged too: only its stamp and manifest are rewritten.
+      if (!restampStoreFile(storeFile, state.stamp, stamp, manifest)) writeStore(storeFile, result.graph, stamp, manifest);
+      lap('write');
+      return result;
     }
   }
   const meta = { root: tree.root, modulePath: tree.modulePath, context: opts.ctx, diagnostics };
   const { graph, parsed, parser, parseThreads, factsHashes } = rebuildGraph(contents, scoped.packages, packFile, opts, meta, lap, { early, known });
   const manifest = manifestOf(tree.root, contents.map((c) => c.path));
   const inputs = inputsOf((path) => factsHashes.get(path));
-  writePack(graphFile, { stamp, packed: packGraph(graph), manifest, inputs } satisfies GraphPack);
+  // The graph first, then the state naming it: a build stopped in between leaves a state whose graph
+  // is not there, which the next build takes for no cache.
+  writeGraphFile(join(dir, GRAPH_FILE), graphLabel(stamp), packGraph(graph));
+  writePack(stateFile, { stamp, graph: graphLabel(stamp), manifest, inputs } satisfies IndexState);
   writeStore(storeFile, graph, stamp, manifest);
   const owner = { of: JSON.stringify({ root: opts.root, ctx: opts.ctx, scope: opts.scope ?? 'default' }), stamp: toolStamp(), builtAt: Date.now() };
   writeOwner(dir, owner);

@@ -32,6 +32,49 @@ export function writePack(file: string, value: unknown): void {
   writeBytes(file, serialize(value));
 }
 
+const GRAPH_MAGIC = 'KAG1';
+
+/**
+ * The resolved graph on disk: 'KAG1', a u32 length, a label (the graph's id and its packing version),
+ * then the packed graph as node:v8 serializes it. The label is read without the rest, so a build can
+ * tell that the file is the graph it expects and leave the decoding to whoever needs the graph.
+ */
+export function writeGraphFile(file: string, label: string, packed: unknown): void {
+  const id = Buffer.from(label);
+  const head = Buffer.alloc(8);
+  head.write(GRAPH_MAGIC, 0, 'latin1');
+  head.writeUInt32LE(id.length, 4);
+  const out = openAtomic(file);
+  try {
+    out.write(head);
+    out.write(id);
+    out.write(serialize(packed));
+  } catch (err) {
+    out.abort();
+    throw err;
+  }
+  out.close();
+}
+
+/** The graph file's packed graph, still serialized, if the file is there and labelled `label`; else undefined. */
+export function readGraphFile(file: string, label: string): Buffer | undefined {
+  let bytes: Buffer;
+  try {
+    bytes = readFileSync(file);
+  } catch {
+    return undefined;
+  }
+  if (bytes.length < 8 || bytes.toString('latin1', 0, 4) !== GRAPH_MAGIC) return undefined;
+  const n = bytes.readUInt32LE(4);
+  if (8 + n > bytes.length || bytes.toString('utf8', 8, 8 + n) !== label) return undefined;
+  return bytes.subarray(8 + n);
+}
+
+/** Decodes what readGraphFile returned. */
+export function decodeGraphFile(bytes: Buffer): unknown {
+  return deserialize(bytes);
+}
+
 /**
  * The per-file facts cache: each entry is one file's facts as encoded by the parse stage's codec (by
  * the parse worker that made them), keyed by file path and content hash. Entries are decoded only when

@@ -5,10 +5,10 @@
  */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { appendFileSync, cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { buildIndex, openStore, type IndexOptions } from '../../src/index/build.js';
+import { buildIndex, indexDir, openStore, type IndexOptions } from '../../src/index/build.js';
 import { defaultBuildContext } from '../../src/source/index.js';
 import { extractAll } from '../../src/parse/index.js';
 import { bufferBytes, encodeStore, GraphStore, restampStore } from '../../src/graph/index.js';
@@ -92,6 +92,36 @@ describe('early cut-off', () => {
     assert.ok(!second.cutOff);
     assert.ok(!second.graph.edges.some((e) => e.caller.endsWith('.extraProbe')));
     assert.deepEqual(normal(second.graph), normal(freshGraph(loc)));
+  });
+
+  it('decodes a reused graph only when it is read', () => {
+    const loc = tree();
+    buildIndex(loc);
+    appendFileSync(join(loc.root, 'pkg/kubelet/kubelet.go'), '\n// later\n');
+    const cut = buildIndex(loc);
+    assert.equal(cut.cutOff, true);
+    assert.equal(typeof Object.getOwnPropertyDescriptor(cut, 'graph')?.get, 'function');
+    assert.deepEqual(normal(cut.graph), normal(freshGraph(loc)));
+    assert.equal(cut.graph, cut.graph, 'decoded once');
+  });
+
+  it('rebuilds when the graph file the state names is gone or is another graph', () => {
+    const loc = tree();
+    buildIndex(loc);
+    const dir = indexDir(loc);
+    const graphFile = readdirSync(dir).find((f) => f.startsWith('graph.'))!;
+    const saved = readFileSync(join(dir, graphFile));
+    rmSync(join(dir, graphFile));
+    appendFileSync(join(loc.root, 'pkg/kubelet/kubelet.go'), '\n// later\n');
+    const again = buildIndex(loc);
+    assert.equal(again.fromCache, false, 'no graph: resolved again');
+    assert.deepEqual(normal(again.graph), normal(freshGraph(loc)));
+    // A graph file from another build (the state was written after it): not taken for this one.
+    writeFileSync(join(dir, graphFile), saved);
+    appendFileSync(join(loc.root, 'pkg/kubelet/kubelet.go'), '\n// later still\n');
+    const third = buildIndex(loc);
+    assert.equal(third.fromCache, false);
+    assert.deepEqual(normal(third.graph), normal(freshGraph(loc)));
   });
 
   it('restamps a store: new stamp and manifest, the same graph; refuses another stamp or foreign bytes', () => {
