@@ -83,8 +83,9 @@ export interface Queries {
  */
 export async function withQueries<T>(o: CommonOptions, io: Io, fn: (q: Queries, out: (s: string) => void) => T): Promise<T> {
   const root = await sourceDir(o, io);
-  const answered = withoutOptimizingCompiler(() => {
-    const pending = openStorePending({ root, ctx: buildContext(o), scope: scopeOf(o), cacheDir: cacheDirOf(o, io) });
+  const location = { root, ctx: buildContext(o), scope: scopeOf(o), cacheDir: cacheDirOf(o, io) };
+  const fromStore = () => withoutOptimizingCompiler(() => {
+    const pending = openStorePending(location);
     if (!pending) return undefined;
     const printed: string[] = [];
     let result: { value: T } | { error: unknown };
@@ -100,9 +101,14 @@ export async function withQueries<T>(o: CommonOptions, io: Io, fn: (q: Queries, 
     if (printed.length) io.out(printed.join(''));
     return result;
   });
+  const answered = fromStore();
   if (answered) return answered.value;
-  const { table, view } = await loadIndex(o, io);
-  return fn({ table, view, root }, io.out);
+  // The build writes a fresh store, which answers as above without decoding the whole graph (a build
+  // that reused the stored graph has not decoded it). Only if it cannot be read does the graph answer.
+  const { result } = await indexResult(o, io);
+  const again = fromStore();
+  if (again) return again.value;
+  return fn({ table: new SymbolTable(result.graph.symbols), view: new GraphView(result.graph), root }, io.out);
 }
 
 /**
@@ -122,6 +128,12 @@ function withoutOptimizingCompiler<T>(fn: () => T): T {
 }
 
 export async function loadIndex(o: CommonOptions, io: Io, progress = false): Promise<Loaded> {
+  const { result, root } = await indexResult(o, io, progress);
+  return { result, table: new SymbolTable(result.graph.symbols), view: new GraphView(result.graph), root };
+}
+
+/** The index, built or refreshed as needed; its graph is decoded only when read. */
+async function indexResult(o: CommonOptions, io: Io, progress = false): Promise<{ result: IndexResult; root: string }> {
   const root = await sourceDir(o, io);
   const scope = scopeOf(o);
   let last = 0;
@@ -140,8 +152,7 @@ export async function loadIndex(o: CommonOptions, io: Io, progress = false): Pro
     const options = { root, ctx: buildContext(o), scope, cacheDir: cacheDirOf(o, io), onProgress };
     // `index` always re-checks every file by content; queries trust an unchanged size+mtime manifest.
     const { buildIndex, loadIndex: loadStoredIndex } = await import('../index/build.js');
-    const result = progress ? buildIndex(options) : loadStoredIndex(options);
-    return { result, table: new SymbolTable(result.graph.symbols), view: new GraphView(result.graph), root };
+    return { result: progress ? buildIndex(options) : loadStoredIndex(options), root };
   } catch (err) {
     if (err instanceof SourceError) throw new UserError(err.message, 2, err.hint);
     throw err;

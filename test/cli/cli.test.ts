@@ -1,6 +1,6 @@
 import { describe, it, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
+import { appendFileSync, cpSync, mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { runCli } from '../helpers/cli.js';
@@ -27,6 +27,25 @@ describe('kubelet-atlas CLI', () => {
     assert.equal(r.code, 0, r.err);
     assert.match(r.out, /\(\*Kubelet\)\.Run .*go/);
     assert.match(r.out, /syncLoopIteration/);
+  });
+
+  it('a query after an edit rebuilds and answers as before, in one write', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'ka-cli-tree-'));
+    cpSync(fixture, root, { recursive: true });
+    const own = mkdtempSync(join(tmpdir(), 'ka-cli-'));
+    const args = ['callers', 'Kubelet.syncLoop', '--source', root, '--cache-dir', own];
+    const first = await run(args);
+    assert.equal(first.code, 0, first.err);
+    const file = join(root, 'pkg/kubelet/kubelet.go');
+    appendFileSync(file, '\n// a comment: the graph is reused\n');
+    const second = await run(args);
+    assert.equal(second.code, 0, second.err);
+    assert.equal(second.out, first.out);
+    appendFileSync(file, '\nfunc queryProbe(kl *Kubelet) { kl.syncLoop(nil, nil) }\n');
+    const third = await run(args);
+    assert.equal(third.code, 0, third.err);
+    assert.match(third.out, /queryProbe/);
+    assert.equal(third.writes, 1, 'printed in one write');
   });
 
   it('callgraph --format tsv prints four tab-separated columns', async () => {

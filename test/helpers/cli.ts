@@ -7,13 +7,16 @@ export interface CliRun {
   code: number;
   out: string;
   err: string;
+  /** How many times the command wrote to its output. */
+  writes: number;
 }
 
 /** `env` is the whole environment the command sees, over a HOME in the temp folder. */
 export async function runCli(args: string[], env: NodeJS.ProcessEnv = {}): Promise<CliRun> {
   let out = '';
   let err = '';
-  const io: Io = { out: (s) => { out += s; }, err: (s) => { err += s; }, isTTY: false, env: { HOME: tmpdir(), ...env } };
+  let writes = 0;
+  const io: Io = { out: (s) => { out += s; writes++; }, err: (s) => { err += s; }, isTTY: false, env: { HOME: tmpdir(), ...env } };
   const code = await main(['node', 'kubelet-atlas', ...args], io);
-  return { code, out, err };
+  return { code, out, err, writes };
 }
