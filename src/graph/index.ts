@@ -1,4 +1,4 @@
 export { SymbolTable, normalizeId, distance, type Lookup, type SymbolSource } from './lookup.js';
 export { GraphView, edgesToTsv, isRuledOut, type CallTree, type Adjacency } from './queries.js';
-export { GraphStore, bufferBytes, encodeStore, restampStore, type Manifest, type StoreBytes } from './store.js';
+export { GraphStore, bufferBytes, encodeStore, restampPlan, restampStore, type Manifest, type StoreBytes } from './store.js';
 export { channelProducers, type ReceiveWithProducers } from './channels.js';

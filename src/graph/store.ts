@@ -142,11 +142,12 @@ export function encodeStore(g: Graph, stamp: string, manifest: Manifest): Buffer
     ['outTargets', bytes(Int32Array.from({ length: edges.length }, (_, j) => (out.data[j * W + 1] & 7) === REF ? ~out.data[j * W] : out.data[j * W]))],
     ['inStart', bytes(inn.start)],
     ['inData', bytes(inn.data)],
+    // The file and how strings are a section of their own, read only when an edge is printed: the
+    // header, parsed by every query, stays a few hundred bytes.
+    ['strings', Buffer.from(JSON.stringify(strings.list))],
+    // Last, so that a restamp (restampPlan) rewrites the end of the file and nothing before it.
     ...manifestSections(manifest),
   ];
-  // The file and how strings are a section of their own, read only when an edge is printed: the
-  // header, parsed by every query, stays a few hundred bytes.
-  sections.push(['strings', Buffer.from(JSON.stringify(strings.list))]);
   return layout({ v: 1, stamp, nodes: names.length, symbols: symbols.length, stats: g.stats, sections: {} }, sections);
 }
 
@@ -158,6 +159,12 @@ function manifestSections(manifest: Manifest): [string, Buffer][] {
   ];
 }
 
+/**
+ * Spaces after the header's JSON, so that a restamp's header (another stamp, other manifest lengths)
+ * fits where the old one was.
+ */
+const HEADER_SLACK = 256;
+
 /** The header (its `sections` filled in here) and the sections, in order, as the store's bytes. */
 function layout(header: Header, sections: [string, Buffer][]): Buffer {
   // Offsets depend on the header's length, which depends on the offsets: lay out relative to the data start.
@@ -166,7 +173,7 @@ function layout(header: Header, sections: [string, Buffer][]): Buffer {
     header.sections[name] = [pos, b.length];
     pos = align(pos + b.length);
   }
-  const head = Buffer.from(JSON.stringify(header));
+  const head = Buffer.from(JSON.stringify(header) + ' '.repeat(HEADER_SLACK));
   const dataStart = align(8 + head.length);
   const buf = Buffer.alloc(dataStart + pos);
   buf.write(MAGIC, 0, 'latin1');
@@ -176,31 +183,59 @@ function layout(header: Header, sections: [string, Buffer][]): Buffer {
   return buf;
 }
 
+const MANIFEST_SECTIONS = ['manifestPaths', 'manifestSizes', 'manifestMtimes'];
+
 /**
- * A store's bytes with a new stamp and freshness manifest and the same graph: what a build writes when
- * the files changed but the graph did not. Undefined when `old` is not a store of this format or not
- * the one stamped `from` (the graph the caller knows is unchanged).
+ * How to turn a store into the same graph with a new stamp and freshness manifest, what a build writes
+ * when the files changed but the graph did not: write `head` at 0 and `tail` at `tailAt`, and cut the
+ * file to `length`; everything between stays. `head` is the store's first bytes (its header at least)
+ * and `size` its length. Undefined when it is not a store of this format, not the one stamped `from`
+ * (the graph the caller knows is unchanged), its manifest is not its last sections, or the new header
+ * does not fit in the old one's place: the caller then writes the store anew.
  */
-export function restampStore(old: Buffer, from: string, stamp: string, manifest: Manifest): Buffer | undefined {
-  let header: Header;
+export function restampPlan(head: Buffer, size: number, from: string, stamp: string, manifest: Manifest): { head: Buffer; tail: Buffer; tailAt: number; length: number } | undefined {
   try {
-    if (old.length < 8 || old.toString('latin1', 0, 4) !== MAGIC) return undefined;
-    const len = old.readUInt32LE(4);
-    header = JSON.parse(old.toString('utf8', 8, 8 + len)) as Header;
+    if (head.length < 8 || head.toString('latin1', 0, 4) !== MAGIC) return undefined;
+    const len = head.readUInt32LE(4);
+    if (8 + len > head.length) return undefined;
+    const header = JSON.parse(head.toString('utf8', 8, 8 + len)) as Header;
     if (header.stamp !== from) return undefined;
-    const base = align(8 + len);
-    const replaced = manifestSections(manifest);
-    const sections = Object.entries(header.sections).map(([name, [at, n]]): [string, Buffer] => {
-      const fresh = replaced.find(([r]) => r === name);
-      if (fresh) return fresh;
-      if (base + at + n > old.length) throw new Error(`section ${name} runs past the end`);
-      return [name, old.subarray(base + at, base + at + n)];
-    });
-    if (replaced.some(([r]) => !(r in header.sections))) return undefined;
-    return layout({ ...header, stamp, sections: {} }, sections);
+    const dataStart = align(8 + len);
+    const entries = Object.entries(header.sections);
+    if (!MANIFEST_SECTIONS.every((m) => m in header.sections)) return undefined;
+    const tailStart = Math.min(...MANIFEST_SECTIONS.map((m) => header.sections[m][0]));
+    // Every other section ends before the manifest begins, and within the file.
+    if (entries.some(([name, [at, n]]) => !MANIFEST_SECTIONS.includes(name) && (at + n > tailStart || dataStart + at + n > size))) return undefined;
+    const sections = { ...header.sections };
+    const fresh = manifestSections(manifest);
+    let pos = tailStart;
+    for (const [name, b] of fresh) {
+      sections[name] = [pos, b.length];
+      pos = align(pos + b.length);
+    }
+    const json = Buffer.from(JSON.stringify({ ...header, stamp, sections }));
+    if (json.length > len) return undefined;
+    const newHead = Buffer.alloc(8 + len, ' ');
+    newHead.write(MAGIC, 0, 'latin1');
+    newHead.writeUInt32LE(len, 4);
+    json.copy(newHead, 8);
+    const tail = Buffer.alloc(pos - tailStart);
+    for (const [name, b] of fresh) b.copy(tail, sections[name][0] - tailStart);
+    return { head: newHead, tail, tailAt: dataStart + tailStart, length: dataStart + pos };
   } catch {
     return undefined;
   }
+}
+
+/** restampPlan applied to a whole store in memory. */
+export function restampStore(old: Buffer, from: string, stamp: string, manifest: Manifest): Buffer | undefined {
+  const plan = restampPlan(old, old.length, from, stamp, manifest);
+  if (!plan) return undefined;
+  const out = Buffer.alloc(plan.length);
+  old.copy(out, 0, 0, Math.min(old.length, plan.tailAt));
+  plan.head.copy(out, 0);
+  plan.tail.copy(out, plan.tailAt);
+  return out;
 }
 
 /** FNV-1a over UTF-16 code units: the same in the writer and the reader, both JavaScript. */

@@ -3,7 +3,7 @@
  * reader sees the old content or the new, never half of it. Only node:fs, so the query path (key.ts)
  * can write through it too.
  */
-import { closeSync, mkdirSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, copyFileSync, mkdirSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 
 /** Writes to a temporary file in the same folder, then renames it over the target. */
@@ -45,3 +45,25 @@ export function openAtomic(file: string) {
   };
 }
 
+
+/**
+ * Changes part of a file atomically: the file is copied (by the kernel, no bytes pass through here) to
+ * a temporary file next to it, `patch` writes into that through its descriptor, and it is renamed over
+ * the file.
+ */
+export function patchAtomic(file: string, patch: (fd: number) => void): void {
+  const tmp = `${file}.${process.pid}.${Date.now()}.tmp`;
+  try {
+    copyFileSync(file, tmp);
+    const fd = openSync(tmp, 'r+');
+    try {
+      patch(fd);
+    } finally {
+      closeSync(fd);
+    }
+    renameSync(tmp, file);
+  } catch (err) {
+    rmSync(tmp, { force: true });
+    throw err;
+  }
+}

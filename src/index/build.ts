@@ -2,7 +2,7 @@
  * The indexing pipeline: source → parse (cached per file) → program → resolve → graph.
  * I/O happens here and in source/; the stages in between are pure functions over plain records.
  */
-import { readFileSync } from 'node:fs';
+import { closeSync, fstatSync, ftruncateSync, openSync, readFileSync, readSync, writeSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import type { BuildContext, Diagnostic, Graph } from '../model/index.js';
@@ -11,7 +11,8 @@ import { extractAll, nativeParserInUse, newClock, unpackFacts, workersFor, type 
 import { buildProgram, declarationsOnly, resolveProgram, type PackageInput } from '../resolve/index.js';
 import { contentHash, decodeGraphFile, factsHash, factsKey, factsPackWriter, readFactsPack, readGraphFile, readPack, writeBytes, writeGraphFile, writePack, type FactsPack } from './cache.js';
 import { PACK_VERSION, packGraph, unpackGraph, type PackedGraph } from '../graph/pack.js';
-import { encodeStore, restampStore, type Manifest } from '../graph/store.js';
+import { encodeStore, restampPlan, type Manifest } from '../graph/store.js';
+import { patchAtomic } from './atomic.js';
 import { indexDir, manifestFresh, manifestOf, storeStamp, STORE_FILE } from './stored.js';
 import { toolStamp } from './key.js';
 import { pruneIndexes, writeOwner } from './prune.js';
@@ -238,18 +239,42 @@ function writeStore(file: string, graph: Graph, stamp: string, manifest: Manifes
   writeBytes(file, encodeStore(graph, stamp, manifest));
 }
 
-/** The store at `file`, stamped `from`, with a new stamp and manifest and its graph sections kept; false when there is no such store. */
+/**
+ * The store at `file`, stamped `from`, given a new stamp and manifest in place of the old (see
+ * restampPlan): its graph sections are not read. False when there is no such store.
+ */
 function restampStoreFile(file: string, from: string, stamp: string, manifest: Manifest): boolean {
-  let old: Buffer;
+  let plan: ReturnType<typeof restampPlan>;
   try {
-    old = readFileSync(file);
+    const fd = openSync(file, 'r');
+    try {
+      const size = fstatSync(fd).size;
+      const first = Buffer.alloc(8);
+      readSync(fd, first, 0, 8, 0);
+      const len = first.readUInt32LE(4);
+      // A header is a few hundred bytes; a damaged length is no reason to allocate gigabytes.
+      if (len > 1 << 20) return false;
+      const head = Buffer.alloc(8 + len);
+      readSync(fd, head, 0, Math.min(head.length, size), 0);
+      plan = restampPlan(head, size, from, stamp, manifest);
+    } finally {
+      closeSync(fd);
+    }
   } catch {
     return false;
   }
-  const bytes = restampStore(old, from, stamp, manifest);
-  if (!bytes) return false;
-  writeBytes(file, bytes);
+  if (!plan) return false;
+  const { head, tail, tailAt, length } = plan;
+  patchAtomic(file, (fd) => {
+    writeAt(fd, head, 0);
+    writeAt(fd, tail, tailAt);
+    ftruncateSync(fd, length);
+  });
   return true;
+}
+
+function writeAt(fd: number, bytes: Buffer, at: number): void {
+  for (let done = 0; done < bytes.length;) done += writeSync(fd, bytes, done, bytes.length - done, at + done);
 }
 
 /** A file's facts made in this build, with the hash of their encoded bytes (as the facts pack keeps them). */

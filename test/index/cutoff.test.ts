@@ -127,13 +127,24 @@ describe('early cut-off', () => {
   it('restamps a store: new stamp and manifest, the same graph; refuses another stamp or foreign bytes', () => {
     const graph = freshGraph(tree());
     const old = encodeStore(graph, 'one', { paths: ['/a.go'], sizes: [1], mtimes: [2] });
-    const manifest = { paths: ['/a.go', '/b.go'], sizes: [3, 4], mtimes: [5, 6] };
+    // A longer manifest than before: the tail grows, the header keeps its place.
+    const manifest = { paths: ['/a.go', '/b.go', '/some/much/longer/path/c.go'], sizes: [3, 4, 123456789], mtimes: [5, 6, 1700000000123.25] };
     const bytes = restampStore(old, 'one', 'two', manifest);
     assert.ok(bytes);
-    assert.deepEqual(bytes, encodeStore(graph, 'two', manifest));
     const store = new GraphStore(bufferBytes(bytes));
+    const fresh = new GraphStore(bufferBytes(encodeStore(graph, 'two', manifest)));
     assert.equal(store.stamp, 'two');
-    assert.deepEqual(store.manifest(), { paths: manifest.paths, sizes: Float64Array.from([3, 4]), mtimes: Float64Array.from([5, 6]) });
+    assert.deepEqual(store.manifest(), fresh.manifest());
+    assert.deepEqual(store.stats, fresh.stats);
+    assert.deepEqual([...store.allSymbols()], [...fresh.allSymbols()]);
+    for (const s of graph.symbols) {
+      assert.deepEqual(store.callers(s.id), fresh.callers(s.id));
+      assert.deepEqual(store.callees(s.id), fresh.callees(s.id));
+    }
+    // And back to a short one: the file is cut to its new end.
+    const again = restampStore(bytes, 'two', 'three', { paths: [], sizes: [], mtimes: [] });
+    assert.ok(again && again.length < bytes.length);
+    assert.deepEqual(new GraphStore(bufferBytes(again)).manifest(), { paths: [''], sizes: new Float64Array(0), mtimes: new Float64Array(0) });
     assert.equal(restampStore(old, 'other', 'two', manifest), undefined);
     assert.equal(restampStore(Buffer.from('KAQ1 not a store'), 'one', 'two', manifest), undefined);
     assert.equal(restampStore(old.subarray(0, 100), 'one', 'two', manifest), undefined);
