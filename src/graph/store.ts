@@ -347,11 +347,20 @@ export class GraphStore {
     return this.slice(name, i * 4, 4).readInt32LE(0);
   }
 
-  /** After some hundreds of small reads (a path search), the sections it walks are read whole. */
+  /**
+   * Past a few dozen small reads (a call tree), the offset tables it walks (a third of a megabyte each)
+   * are read whole, so that each name or adjacency list costs one read instead of two; past some
+   * hundreds (a path search), the names and adjacency lists are read whole too.
+   */
   private count(dir?: 'in' | 'out'): void {
-    if (++this.ops < 500) return;
-    for (const name of ['names', 'namesStart']) this.section(name);
-    if (dir) for (const name of [`${dir}Start`, `${dir}Data`]) this.section(name);
+    const ops = ++this.ops;
+    if (ops >= 32) {
+      this.section('namesStart');
+      if (dir) this.section(`${dir}Start`);
+    }
+    if (ops < 500) return;
+    this.section('names');
+    if (dir) this.section(`${dir}Data`);
   }
 
   manifest(): Manifest {
