@@ -7,8 +7,8 @@ import { basename, join } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import type { BuildContext, Diagnostic, Graph } from '../model/index.js';
 import { computeScope, openTree, type Scope, type SourcePackage } from '../source/index.js';
-import { extractAll, nativeParserInUse, newClock, unpackFacts, workersFor, type FileFacts, type ParseClock, type StringTable } from '../parse/index.js';
-import { buildProgram, declarationsOnly, resolveProgram, type PackageInput } from '../resolve/index.js';
+import { declarationsOnly, extractAll, nativeParserInUse, newClock, unpackFacts, workersFor, type FileFacts, type ParseClock, type StringTable } from '../parse/index.js';
+import { buildProgram, resolveProgram, type PackageInput } from '../resolve/index.js';
 import { contentHash, decodeGraphFile, factsHash, factsKey, factsPackWriter, readFactsPack, readGraphFile, readPack, writeBytes, writeGraphFile, writePack, type FactsPack } from './cache.js';
 import { PACK_VERSION, packGraph, unpackGraph, type PackedGraph } from '../graph/pack.js';
 import { encodeStore, restampPlan, type Manifest } from '../graph/store.js';
@@ -286,7 +286,7 @@ interface Parsed {
 
 function parseChanged(changed: FileContent[], opts: IndexOptions): Map<string, Parsed> {
   const packed: Uint8Array[] = [];
-  const facts = extractAll(changed.map((c) => ({ path: c.path, bytes: c.bytes! })), { workers: opts.workers, onPacked: (i, p) => (packed[i] = p) });
+  const facts = extractAll(changed.map((c) => ({ path: c.path, bytes: c.bytes!, declarationsOnly: !c.active })), { workers: opts.workers, onPacked: (i, p) => (packed[i] = p) });
   return new Map(changed.map((c, i) => [c.path, { facts: facts[i], packed: packed[i], factsHash: factsHash(packed[i]) }]));
 }
 
@@ -343,7 +343,7 @@ function parseFiles(contents: FileContent[], packFile: string, opts: IndexOption
   const kept: [string, Uint8Array][] = [];
   const missing: FileContent[] = [];
   for (const c of contents) {
-    const key = factsKey(c.path, c.hash);
+    const key = factsKey(c.path, c.hash, c.active);
     const early = before.early?.get(c.path);
     const packed = early?.packed ?? old.get(key);
     if (packed) {
@@ -360,13 +360,13 @@ function parseFiles(contents: FileContent[], packFile: string, opts: IndexOption
   try {
     for (const [key, packed] of kept) pack?.add(key, packed);
     const cached = kept.length;
-    const extracted = extractAll(missing.map((c) => ({ path: c.path, bytes: c.bytes! })), {
+    const extracted = extractAll(missing.map((c) => ({ path: c.path, bytes: c.bytes!, declarationsOnly: !c.active })), {
       workers: opts.workers,
       strings,
       clock,
       onProgress: opts.onProgress && ((done, _total, what) => opts.onProgress!(cached + done, contents.length, what)),
       onPacked: (i, packed) => {
-        pack?.add(factsKey(missing[i].path, missing[i].hash), packed);
+        pack?.add(factsKey(missing[i].path, missing[i].hash, missing[i].active), packed);
         factsHashes.set(missing[i].path, factsHash(packed));
       },
     });

@@ -86,8 +86,9 @@ export type FactsPack = Map<string, Uint8Array>;
 
 const FACTS_MAGIC = 'KAF3';
 
-export function factsKey(path: string, hash: string): string {
-  return `${hash} ${path}`;
+/** A facts pack entry's key: a file outside the build has its declarations only, under a key of its own. */
+export function factsKey(path: string, hash: string, active = true): string {
+  return active ? `${hash} ${path}` : `${hash} ${path} declarations`;
 }
 
 export function readFactsPack(file: string): FactsPack {

@@ -11,6 +11,7 @@ import { fingerprint } from './fingerprint.js';
 import { loadQuery, querySource } from './query.js';
 import { flatParser, type FlatParser } from './flat.js';
 import { timed, type ParseClock } from './clock.js';
+import { declarationsOnly } from './declarations.js';
 
 type SyntaxNode = LightNode;
 import { LEAVES, lighten, LightNode, Source } from './light.js';
@@ -76,13 +77,15 @@ export function decode(bytes: Uint8Array): { text: string; diagnostic?: FileDiag
 /**
  * One file's facts. Never throws: a failure inside the extractor (a bug, not bad input) becomes an
  * 'extract' diagnostic on that file, with no facts, the same on a worker and on the calling thread.
- * With `clock`, adds the time of tree-sitter, of the tree's light copy and of the rest.
+ * With `clock`, adds the time of tree-sitter, of the tree's light copy and of the rest. With
+ * `declarations`, a file outside the build: its function bodies are left out (see declarationsOnly).
  */
-export function extractFile(path: string, bytes: Uint8Array, clock?: ParseClock): FileFacts {
+export function extractFile(path: string, bytes: Uint8Array, clock?: ParseClock, declarations = false): FileFacts {
   const t0 = clock ? performance.now() : 0;
   const before = clock ? clock.treeSitter + clock.tree : 0;
   try {
-    return extractOrThrow(path, bytes, clock);
+    const facts = extractOrThrow(path, bytes, clock);
+    return declarations ? declarationsOnly(facts) : facts;
   } catch (err) {
     return {
       path, pkg: '', imports: [], funcs: [], types: [], values: [],

@@ -5,4 +5,5 @@ export { extractAll, defaultWorkers, workersFor, type ExtractInput, type PoolOpt
 export { nativeParserInUse, parseOnly } from './extract.js';
 export { shareStrings, type StringTable } from './share.js';
 export { packFacts, unpackFacts } from './codec.js';
+export { declarationsOnly } from './declarations.js';
 export { newClock, type ParseClock } from './clock.js';

@@ -17,6 +17,8 @@ import type { Batch, BatchResult } from './worker.js';
 export interface ExtractInput {
   path: string;
   bytes: Uint8Array;
+  /** The file is outside the build: only its declarations are kept, and encoded (see declarationsOnly). */
+  declarationsOnly?: boolean;
 }
 
 export interface PoolOptions {
@@ -64,7 +66,7 @@ export function extractAll(inputs: readonly ExtractInput[], opts: PoolOptions = 
 /** One file on the calling thread, encoded (when asked) as a worker would send it. */
 function extractHere(f: ExtractInput, i: number, opts: PoolOptions): FileFacts {
   const { clock, strings } = opts;
-  const facts = extractFile(f.path, f.bytes, clock);
+  const facts = extractFile(f.path, f.bytes, clock, f.declarationsOnly);
   if (opts.onPacked) opts.onPacked(i, timed(clock, 'encode', () => packFacts(facts)));
   return strings ? timed(clock, 'decode', () => shareStrings(facts, strings)) : facts;
 }
@@ -87,7 +89,7 @@ function pooled(inputs: readonly ExtractInput[], count: number, opts: PoolOption
   const batches: Batch[] = [];
   const size = batchSize(inputs.length);
   for (let i = 0; i < inputs.length; i += size) {
-    batches.push({ files: inputs.slice(i, i + size).map((f, k) => ({ i: i + k, path: f.path, bytes: f.bytes })) });
+    batches.push({ files: inputs.slice(i, i + size).map((f, k) => ({ i: i + k, path: f.path, bytes: f.bytes, declarationsOnly: f.declarationsOnly })) });
   }
   // Each worker answers on its own channel; the main thread drains all of them.
   const pool = Array.from({ length: count - 1 }, (_, id) => {

@@ -8,7 +8,7 @@ import { newClock, timed, type ParseClock } from './clock.js';
 import { extractFile } from './extract.js';
 
 export interface Batch {
-  files: { i: number; path: string; bytes: Uint8Array }[];
+  files: { i: number; path: string; bytes: Uint8Array; declarationsOnly?: boolean }[];
 }
 
 export interface BatchResult {
@@ -24,7 +24,7 @@ const { port, signal, id } = workerData as { port: MessagePort; signal: Int32Arr
 parentPort!.on('message', (batch: Batch) => {
   const clock = newClock();
   const results = batch.files.map((f) => {
-    const facts = extractFile(f.path, f.bytes, clock);
+    const facts = extractFile(f.path, f.bytes, clock, f.declarationsOnly);
     return { i: f.i, packed: timed(clock, 'encode', () => packFacts(facts)) };
   });
   const message: BatchResult = { worker: id, results, clock };

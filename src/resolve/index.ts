@@ -5,7 +5,7 @@ import { CallResolver } from './calls.js';
 import { collectSymbols } from './symbols.js';
 import { collectChannels, collectGoroutines } from './concurrency.js';
 
-export { buildProgram, declarationsOnly, type Program, type PackageInput } from './program.js';
+export { buildProgram, type Program, type PackageInput } from './program.js';
 
 export function resolveProgram(program: Program, meta: { root: string; modulePath: string; context: BuildContext; diagnostics: Diagnostic[] }): Graph {
   const resolver = new CallResolver(program);
