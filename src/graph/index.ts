@@ -2,3 +2,4 @@ export { SymbolTable, normalizeId, distance, type Lookup, type SymbolSource } fr
 export { GraphView, edgesToTsv, isRuledOut, type CallTree, type Adjacency } from './queries.js';
 export { GraphStore, bufferBytes, encodeStore, restampPlan, restampStore, type Manifest, type StoreBytes } from './store.js';
 export { channelProducers, type ReceiveWithProducers } from './channels.js';
+export { remapLines } from './remap.js';

@@ -7,11 +7,12 @@ import { basename, join } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import type { BuildContext, Diagnostic, Graph } from '../model/index.js';
 import { computeScope, openTree, type Scope, type SourcePackage } from '../source/index.js';
-import { declarationsOnly, extractAll, nativeParserInUse, newClock, unpackFacts, workersFor, type FileFacts, type ParseClock, type StringTable } from '../parse/index.js';
+import { declarationsOnly, extractAll, nativeParserInUse, newClock, positionShift, unpackFacts, workersFor, type FileFacts, type ParseClock, type StringTable } from '../parse/index.js';
 import { buildProgram, resolveProgram, type PackageInput } from '../resolve/index.js';
-import { contentHash, decodeGraphFile, factsHash, factsKey, factsPackWriter, readFactsPack, readGraphFile, readPack, writeBytes, writeGraphFile, writePack, type FactsPack } from './cache.js';
+import { appendFactsEntries, contentHash, decodeGraphFile, factsHash, factsKey, factsPackWriter, readFactsEntries, readFactsPack, readGraphFile, readPack, writeBytes, writeGraphFile, writePack, type FactsPack } from './cache.js';
 import { PACK_VERSION, packGraph, unpackGraph, type PackedGraph } from '../graph/pack.js';
 import { encodeStore, restampPlan, type Manifest } from '../graph/store.js';
+import { remapLines } from '../graph/remap.js';
 import { patchAtomic } from './atomic.js';
 import { indexDir, manifestFresh, manifestOf, storeStamp, STORE_FILE } from './stored.js';
 import { toolStamp } from './key.js';
@@ -43,8 +44,12 @@ export interface IndexResult {
   /** Where the parse stage's time went, summed over its threads (see ParseClock). */
   parseThreads?: ParseClock;
   fromCache: boolean;
-  /** The graph came from the cache although files changed: their facts were the ones it was made from (the early cut-off). */
-  cutOff?: boolean;
+  /**
+   * Files changed, yet nothing was resolved (the early cut-off): 'facts' when their facts were the ones
+   * the stored graph was made from, 'positions' when only their positions moved and the stored graph's
+   * lines were moved with them.
+   */
+  cutOff?: 'facts' | 'positions';
 }
 
 /**
@@ -207,16 +212,34 @@ function build(opts: IndexOptions): IndexResult {
     lap('parse');
     const hashOf = new Map(contents.map((c) => [c.path, c.hash]));
     const inputs = inputsOf((path) => early!.get(path)?.factsHash ?? known.get(`${path}\0${hashOf.get(path)}`));
+    const counts = { total: files.length, parsed: changed.length, cached: contents.length - changed.length };
+    // The changed files' new facts join the pack (appended, not rewritten), so a later build finds them.
+    const keep = () => appendFactsEntries(packFile, changed.map((c) => [factsKey(c.path, c.hash, c.active), early!.get(c.path)!.packed]));
     const bytes = inputs.key === state.inputs.key ? storedGraph(dir, state) : undefined;
     if (bytes) {
       lap('load');
-      const result = lazyResult(bytes, { timings, files: { total: files.length, parsed: changed.length, cached: contents.length - changed.length }, fromCache: true, cutOff: true });
+      const result = lazyResult(bytes, { timings, files: counts, fromCache: true, cutOff: 'facts' });
       const manifest = manifestOf(tree.root, contents.map((c) => c.path));
       writePack(stateFile, { stamp, graph: state.graph, manifest, inputs } satisfies IndexState);
       // The store's graph is unchanged too: only its stamp and manifest are rewritten.
       if (!restampStoreFile(storeFile, state.stamp, stamp, manifest)) writeStore(storeFile, result.graph, stamp, manifest);
+      keep();
       lap('write');
       return result;
+    }
+    // The inputs as they would be if the changed files kept their old facts: the stored graph's, unless something else changed.
+    const oldFacts = new Map(state.inputs.files.map(([path, , facts]) => [path, facts]));
+    const prior = inputsOf((path) => (early!.has(path) ? oldFacts.get(path) : known.get(`${path}\0${hashOf.get(path)}`)));
+    const graph = prior.key === state.inputs.key ? movedGraph({ state, dir, packFile, changed, early, sourceDiagnostics }) : undefined;
+    lap('load');
+    if (graph) {
+      const manifest = manifestOf(tree.root, contents.map((c) => c.path));
+      writeGraphFile(join(dir, GRAPH_FILE), graphLabel(stamp), packGraph(graph));
+      writePack(stateFile, { stamp, graph: graphLabel(stamp), manifest, inputs } satisfies IndexState);
+      writeStore(storeFile, graph, stamp, manifest);
+      keep();
+      lap('write');
+      return { graph, timings, files: counts, fromCache: false, cutOff: 'positions' };
     }
   }
   const meta = { root: tree.root, modulePath: tree.modulePath, context: opts.ctx, diagnostics };
@@ -275,6 +298,39 @@ function restampStoreFile(file: string, from: string, stamp: string, manifest: M
 
 function writeAt(fd: number, bytes: Buffer, at: number): void {
   for (let done = 0; done < bytes.length;) done += writeSync(fd, bytes, done, bytes.length - done, at + done);
+}
+
+/**
+ * The second cut-off: every changed file's facts are its old facts with their positions moved (see
+ * positionShift), and (checked by the caller) nothing else that resolution reads changed. Resolution
+ * reads positions only to compare them with others of the same file and to copy them out, and a shift
+ * keeps every comparison, so the stored graph with those files' lines moved (remapLines) is the graph
+ * it would make. Undefined when that cannot be shown: the old facts are gone, a file is new, something
+ * besides positions moved.
+ */
+function movedGraph(a: { state: IndexState; dir: string; packFile: string; changed: FileContent[]; early: Map<string, Parsed>; sourceDiagnostics: Diagnostic[] }): Graph | undefined {
+  const { state, changed, early } = a;
+  const old = new Map(state.inputs.files.map(([path, content]) => [path, content]));
+  if (changed.some((c) => !old.has(c.path))) return undefined;
+  // A diagnostic of the source stage placed in a changed file would move here, and not in a rebuild.
+  if (a.sourceDiagnostics.some((d) => d.line !== undefined && d.file !== undefined && early.has(d.file))) return undefined;
+  const keys = changed.map((c) => factsKey(c.path, old.get(c.path)!, c.active));
+  const entries = readFactsEntries(a.packFile, keys);
+  const shifts: [string, Map<number, number>][] = [];
+  for (const [i, c] of changed.entries()) {
+    const packed = entries.get(keys[i]);
+    const lines = packed && positionShift(unpackFacts(packed), early.get(c.path)!.facts);
+    if (!lines) return undefined;
+    shifts.push([c.path, lines]);
+  }
+  const bytes = storedGraph(a.dir, state);
+  if (!bytes) return undefined;
+  let graph: Graph | undefined = unpackGraph(decodeGraphFile(bytes) as PackedGraph);
+  for (const [path, lines] of shifts) {
+    graph = remapLines(graph, path, lines);
+    if (!graph) return undefined;
+  }
+  return graph;
 }
 
 /** A file's facts made in this build, with the hash of their encoded bytes (as the facts pack keeps them). */

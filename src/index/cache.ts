@@ -3,9 +3,9 @@
  * tree and build context, written atomically, so a second run re-parses only files whose bytes changed.
  */
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { closeSync, fstatSync, ftruncateSync, openSync, readFileSync, readSync, writeSync } from 'node:fs';
 import { deserialize, serialize } from 'node:v8';
-import { openAtomic, writeBytes } from './atomic.js';
+import { openAtomic, patchAtomic, writeBytes } from './atomic.js';
 import { FACTS_VERSION } from './key.js';
 
 export { writeBytes } from './atomic.js';
@@ -145,4 +145,100 @@ export function factsPackWriter(file: string): FactsPackWriter {
     },
     abort: () => out.abort(),
   };
+}
+
+interface Trailer {
+  keys: string[];
+  lengths: number[];
+}
+
+/** A pack's trailer and where its entries end, read without the entries; undefined if it is no pack. */
+function readTrailer(fd: number): { trailer: Trailer; dataEnd: number } | undefined {
+  const size = fstatSync(fd).size;
+  if (size < 8) return undefined;
+  const head = Buffer.alloc(4);
+  readSync(fd, head, 0, 4, 0);
+  if (head.toString('latin1') !== FACTS_MAGIC) return undefined;
+  readSync(fd, head, 0, 4, size - 4);
+  const len = head.readUInt32LE(0);
+  if (len + 8 > size) return undefined;
+  const json = Buffer.alloc(len);
+  readSync(fd, json, 0, len, size - 4 - len);
+  const trailer = JSON.parse(json.toString('utf8')) as Trailer;
+  const dataEnd = 4 + trailer.lengths.reduce((n, l) => n + l, 0);
+  return dataEnd === size - 4 - len ? { trailer, dataEnd } : undefined;
+}
+
+/** The entries under `keys` that the pack holds, read one by one (not the whole pack). */
+export function readFactsEntries(file: string, keys: string[]): Map<string, Uint8Array> {
+  const out = new Map<string, Uint8Array>();
+  let fd: number;
+  try {
+    fd = openSync(file, 'r');
+  } catch {
+    return out;
+  }
+  try {
+    const t = readTrailer(fd);
+    if (!t) return out;
+    const wanted = new Set(keys);
+    let at = 4;
+    t.trailer.keys.forEach((k, i) => {
+      const n = t.trailer.lengths[i];
+      if (wanted.has(k)) {
+        const b = Buffer.alloc(n);
+        readSync(fd, b, 0, n, at);
+        out.set(k, b);
+      }
+      at += n;
+    });
+    return out;
+  } catch {
+    return out;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * Adds entries to a pack without rewriting the ones it has: the pack is copied (by the kernel), the
+ * new entries and a new trailer written over the old trailer, and the copy renamed into place. Keys
+ * it already holds are skipped. False when there is no readable pack (nothing is written).
+ */
+export function appendFactsEntries(file: string, entries: [string, Uint8Array][]): boolean {
+  let t: ReturnType<typeof readTrailer>;
+  try {
+    const fd = openSync(file, 'r');
+    try {
+      t = readTrailer(fd);
+    } finally {
+      closeSync(fd);
+    }
+  } catch {
+    return false;
+  }
+  if (!t) return false;
+  const { trailer, dataEnd } = t;
+  const have = new Set(trailer.keys);
+  const added = entries.filter(([k]) => !have.has(k));
+  if (added.length === 0) return true;
+  patchAtomic(file, (fd) => {
+    let at = dataEnd;
+    const put = (b: Uint8Array) => {
+      for (let done = 0; done < b.length;) done += writeSync(fd, b, done, b.length - done, at + done);
+      at += b.length;
+    };
+    for (const [k, b] of added) {
+      trailer.keys.push(k);
+      trailer.lengths.push(b.length);
+      put(b);
+    }
+    const json = Buffer.from(JSON.stringify(trailer));
+    const len = Buffer.alloc(4);
+    len.writeUInt32LE(json.length);
+    put(json);
+    put(len);
+    ftruncateSync(fd, at);
+  });
+  return true;
 }

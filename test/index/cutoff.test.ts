@@ -50,7 +50,7 @@ describe('early cut-off', () => {
     const before = callersOf(loc, syncLoop);
     appendFileSync(join(loc.root, 'pkg/kubelet/kubelet.go'), '\n// a note added at the end\n\n');
     const second = buildIndex(loc);
-    assert.equal(second.cutOff, true);
+    assert.equal(second.cutOff, 'facts');
     assert.equal(second.fromCache, true);
     assert.equal(second.files.parsed, 1);
     assert.equal(second.timings.resolve, undefined, 'nothing was resolved');
@@ -99,7 +99,7 @@ describe('early cut-off', () => {
     buildIndex(loc);
     appendFileSync(join(loc.root, 'pkg/kubelet/kubelet.go'), '\n// later\n');
     const cut = buildIndex(loc);
-    assert.equal(cut.cutOff, true);
+    assert.equal(cut.cutOff, 'facts');
     assert.equal(typeof Object.getOwnPropertyDescriptor(cut, 'graph')?.get, 'function');
     assert.deepEqual(normal(cut.graph), normal(freshGraph(loc)));
     assert.equal(cut.graph, cut.graph, 'decoded once');
@@ -122,6 +122,43 @@ describe('early cut-off', () => {
     const third = buildIndex(loc);
     assert.equal(third.fromCache, false);
     assert.deepEqual(normal(third.graph), normal(freshGraph(loc)));
+  });
+
+  it('moves the stored graph\'s lines when an edit only moves positions, as a fresh build would place them', () => {
+    const loc = tree();
+    buildIndex(loc);
+    const file = join(loc.root, 'pkg/kubelet/kubelet.go');
+    const text = readFileSync(file, 'utf8');
+    // Lines added at the top and inside syncLoop, and spacing changed within a line (offsets only).
+    const edited = ('// a note\n\n' + text)
+      .replace('\tsyncTicker := time.NewTicker(time.Second)\n', '\t// wait a second\n\n\tsyncTicker  :=  time.NewTicker(time.Second)\n');
+    assert.notEqual(edited, '// a note\n\n' + text, 'the fixture still has the line edited here');
+    writeFileSync(file, edited);
+    const second = buildIndex(loc);
+    assert.equal(second.cutOff, 'positions');
+    assert.equal(second.timings.resolve, undefined, 'nothing was resolved');
+    const fresh = freshGraph(loc);
+    assert.deepEqual(normal(second.graph), normal(fresh));
+    assert.ok(fresh.channels.some((c) => c.origins?.some((o) => o.startsWith('make@pkg/kubelet/kubelet.go:'))), 'an origin in the edited file was moved');
+    const syncLoop = fresh.symbols.find((s) => s.id.endsWith('(*Kubelet).syncLoop'))!.id;
+    assert.deepEqual(callersOf(loc, syncLoop).sort(), fresh.edges.filter((e) => e.callee === syncLoop).map((e) => `${e.caller} ${e.line}`).sort());
+    // Again from there: the facts the last build made are in the pack.
+    writeFileSync(file, '\n' + edited);
+    const third = buildIndex(loc);
+    assert.equal(third.cutOff, 'positions');
+    assert.deepEqual(normal(third.graph), normal(freshGraph(loc)));
+  });
+
+  it('resolves again when two lines become one (positions no longer one to one)', () => {
+    const loc = tree();
+    const file = join(loc.root, 'pkg/kubelet/extra.go');
+    const body = (sep: string) => `package kubelet\n\nfunc extraProbe(kl *Kubelet) {\n\ta := 1${sep}b := a\n\t_ = b\n\tkl.syncLoop(nil, nil)\n}\n`;
+    writeFileSync(file, body('\n\t'));
+    buildIndex(loc);
+    writeFileSync(file, body('; '));
+    const second = buildIndex(loc);
+    assert.equal(second.cutOff, undefined);
+    assert.deepEqual(normal(second.graph), normal(freshGraph(loc)));
   });
 
   it('restamps a store: new stamp and manifest, the same graph; refuses another stamp or foreign bytes', () => {

@@ -1,0 +1,69 @@
+/**
+ * Whether two versions of a file's facts differ only in where things are: the same records in the same
+ * order, with other lines and byte offsets. That is what an edit of comments or blank lines, or of the
+ * spacing inside a line, does to a file. The answer maps each old line to its new line.
+ */
+import type { FileFacts } from './facts.js';
+
+/** Fields holding a line number. */
+const LINE_KEYS = new Set(['l', 'line', 'endLine']);
+/** Fields holding a byte offset. */
+const OFFSET_KEYS = new Set(['pos', 'end', 'start']);
+/** Fields holding a column: carried in the facts, read by nothing after extraction. */
+const FREE_KEYS = new Set(['col']);
+
+/**
+ * Old line → new line, when `next` is `old` with only its positions moved, and moved in order: lines
+ * and offsets each map one to one and keep their order (so whatever compares two positions compares
+ * the same way after), and offset 0 stays 0. Undefined otherwise.
+ */
+export function positionShift(old: FileFacts, next: FileFacts): Map<number, number> | undefined {
+  const lines = new Map<number, number>();
+  const offsets = new Map<number, number>();
+  const pair = (map: Map<number, number>, a: number, b: number): boolean => {
+    const seen = map.get(a);
+    if (seen === undefined) map.set(a, b);
+    return seen === undefined || seen === b;
+  };
+  const same = (x: unknown, y: unknown): boolean => {
+    if (x === y) return true;
+    if (typeof x !== 'object' || typeof y !== 'object' || x === null || y === null) return false;
+    if (Array.isArray(x) || Array.isArray(y)) {
+      if (!Array.isArray(x) || !Array.isArray(y) || x.length !== y.length) return false;
+      for (let i = 0; i < x.length; i++) if (!same(x[i], y[i])) return false;
+      return true;
+    }
+    const a = x as Record<string, unknown>;
+    const b = y as Record<string, unknown>;
+    const keys = Object.keys(a);
+    if (keys.length !== Object.keys(b).length) return false;
+    for (const k of keys) {
+      if (!Object.hasOwn(b, k)) return false;
+      const va = a[k];
+      const vb = b[k];
+      if (typeof va === 'number' && typeof vb === 'number') {
+        if (LINE_KEYS.has(k)) {
+          if (!pair(lines, va, vb)) return false;
+          continue;
+        }
+        if (OFFSET_KEYS.has(k)) {
+          if (!pair(offsets, va, vb)) return false;
+          continue;
+        }
+        if (FREE_KEYS.has(k)) continue;
+      }
+      if (!same(va, vb)) return false;
+    }
+    return true;
+  };
+  if (!same(old, next) || !inOrder(lines) || !inOrder(offsets)) return undefined;
+  if (offsets.has(0) && offsets.get(0) !== 0) return undefined;
+  return lines;
+}
+
+/** Whether the map is strictly increasing: one to one, and order kept. */
+function inOrder(map: Map<number, number>): boolean {
+  const pairs = [...map].sort((p, q) => p[0] - q[0]);
+  for (let i = 1; i < pairs.length; i++) if (pairs[i][1] <= pairs[i - 1][1]) return false;
+  return true;
+}

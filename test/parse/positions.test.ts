@@ -1,0 +1,88 @@
+/**
+ * positionShift tells an edit that only moved things (comments, blank lines, spacing) from one that
+ * changed what the facts say, and maps old lines to new; remapLines moves a graph's lines with it.
+ */
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { extractAll, positionShift } from '../../src/parse/index.js';
+import { remapLines } from '../../src/graph/index.js';
+import type { Graph } from '../../src/model/index.js';
+
+const facts = (src: string) => extractAll([{ path: 'a.go', bytes: Buffer.from(src) }], { workers: 0 })[0];
+
+const BASE = `package a
+
+// Run starts the loop.
+func Run(ch chan int) {
+	x := make(chan int)
+	go func() { x <- 1 }()
+	for v := range x {
+		ch <- v
+	}
+}
+
+func other() { Run(nil) }
+`;
+
+describe('positionShift', () => {
+  it('maps every line to itself when nothing moved', () => {
+    const lines = positionShift(facts(BASE), facts(BASE));
+    assert.ok(lines);
+    for (const [a, b] of lines) assert.equal(a, b);
+  });
+
+  it('maps old lines to new ones when comments and blank lines are added', () => {
+    const edited = BASE.replace('package a\n', '// Package a.\npackage a\n\n').replace('\tfor v', '\t// drain it\n\tfor v');
+    const lines = positionShift(facts(BASE), facts(edited));
+    assert.ok(lines);
+    assert.equal(lines.get(4), 6, 'Run moved down by two');
+    assert.equal(lines.get(7), 10, 'the loop moved down by three');
+    assert.equal(lines.get(12), 15);
+  });
+
+  it('accepts spacing changed within a line (offsets move, lines do not)', () => {
+    const lines = positionShift(facts(BASE), facts(BASE.replace('x := make', 'x  :=  make')));
+    assert.ok(lines);
+    for (const [a, b] of lines) assert.equal(a, b);
+  });
+
+  it('refuses an edit that changes what the facts say', () => {
+    assert.equal(positionShift(facts(BASE), facts(BASE.replace('Run(nil)', 'Run(make(chan int))'))), undefined);
+    assert.equal(positionShift(facts(BASE), facts(BASE.replace('// Run starts the loop.', '// Run runs.'))), undefined, 'a doc comment is a fact');
+    assert.equal(positionShift(facts(BASE), facts(BASE + '\nfunc more() {}\n')), undefined);
+  });
+
+  it('refuses positions that stop being one to one', () => {
+    const two = 'package a\n\nfunc f() {\n\ta := 1\n\tb := a\n\t_ = b\n}\n';
+    assert.equal(positionShift(facts(two), facts(two.replace('1\n\tb', '1; b'))), undefined);
+  });
+});
+
+describe('remapLines', () => {
+  const graph: Graph = {
+    root: '/r', modulePath: 'm', context: { goos: 'linux', goarch: 'amd64', tags: [], cgo: true, includeTests: false },
+    symbols: [{ id: 'm.f', kind: 'func', pkg: 'm', name: 'f', file: 'a.go', line: 3, endLine: 5, fingerprint: 'x', active: true }],
+    edges: [
+      { caller: 'm.f', callee: 'm.g', kind: 'static', mode: 'call', file: 'a.go', line: 4, how: 'pkg-func', confidence: 1 },
+      { caller: 'm.h', callee: 'm.f', kind: 'static', mode: 'call', file: 'b.go', line: 4, how: 'pkg-func', confidence: 1 },
+    ],
+    unresolved: [],
+    channels: [{ fn: 'm.h', op: 'send', channel: 'm.c', expr: 'c', file: 'b.go', line: 9, origins: ['make@a.go:4', 'make@b.go:4'] }],
+    goroutines: [],
+    diagnostics: [],
+    stats: {},
+  };
+
+  it('moves the lines of the one file, in every record and in channel origins from other files', () => {
+    const moved = remapLines(graph, 'a.go', new Map([[3, 5], [4, 6], [5, 7]]));
+    assert.ok(moved);
+    assert.deepEqual([moved.symbols[0].line, moved.symbols[0].endLine], [5, 7]);
+    assert.deepEqual(moved.edges.map((e) => e.line), [6, 4]);
+    assert.deepEqual(moved.channels[0].origins, ['make@a.go:6', 'make@b.go:4']);
+    assert.equal(moved.channels[0].line, 9);
+  });
+
+  it('refuses a line the map does not know', () => {
+    assert.equal(remapLines(graph, 'a.go', new Map([[3, 5], [5, 7]])), undefined);
+  });
+});
