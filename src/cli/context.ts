@@ -114,9 +114,9 @@ export async function withQueries<T>(o: CommonOptions, io: Io, fn: (q: Queries, 
 /**
  * Runs `fn` with V8's optimizing compiler off. A query from the store is over in tens of milliseconds,
  * too soon for optimized code to pay off, and a compile started on a background thread holds the
- * process's exit until it finishes (node waits for V8's background tasks): 8-34 ms of a `path` query,
- * measured. The flag is process-wide (worker threads read it too), so it is back on before anything
- * is built.
+ * process's exit until it finishes (node waits for V8's background tasks): the on-stack replacement
+ * of `path`'s search loop held it 8-34 ms, measured (`--no-use-osr` alone also avoided it). The flag is
+ * process-wide (worker threads read it too), so it is back on before anything is built.
  */
 function withoutOptimizingCompiler<T>(fn: () => T): T {
   setFlagsFromString('--no-turbofan');
