@@ -92,22 +92,21 @@ export function encodeStore(g: Graph, stamp: string, manifest: Manifest): Buffer
   };
   const out = adjacency(from, to, (a, b) => edges[b].confidence - edges[a].confidence || rank[to[a]] - rank[to[b]] || edges[a].line - edges[b].line);
   const inn = adjacency(to, from, (a, b) => rank[from[a]] - rank[from[b]] || edges[a].line - edges[b].line);
-  // One encoding of all records at once; each record's byte length gives the offsets.
-  const json = symbols.map((s) => JSON.stringify(s));
-  const jsonStart = new Uint32Array(json.length + 1);
-  let off = 0;
-  json.forEach((j, i) => {
-    jsonStart[i] = off;
-    off += Buffer.byteLength(j);
+  // Each record (and each name) is written straight into one buffer; what each write returns gives the offsets.
+  const symbolJson = new ByteWriter(symbols.length * 512);
+  const jsonStart = new Uint32Array(symbols.length + 1);
+  symbols.forEach((s, i) => {
+    jsonStart[i] = symbolJson.length;
+    symbolJson.write(JSON.stringify(s));
   });
-  jsonStart[json.length] = off;
+  jsonStart[symbols.length] = symbolJson.length;
+  const namesBytes = new ByteWriter(names.length * 80);
   const namesStart = new Uint32Array(names.length + 1);
-  let at = 0;
   names.forEach((n, i) => {
-    namesStart[i] = at;
-    at += Buffer.byteLength(n) + 1;
+    namesStart[i] = namesBytes.length;
+    namesBytes.write(i < names.length - 1 ? n + '\n' : n);
   });
-  namesStart[names.length] = at;
+  namesStart[names.length] = namesBytes.length + 1;
   const idHash = hashTable(names.length, (i) => hash(names[i]));
   const groups = new Map<string, number[]>();
   for (let i = 0; i < symbols.length; i++) {
@@ -127,13 +126,13 @@ export function encodeStore(g: Graph, stamp: string, manifest: Manifest): Buffer
   groupStart[groupKeys.length] = g0;
   const lastHash = hashTable(groupKeys.length, (gi) => hash(groupKeys[gi]));
   const sections: [string, Buffer][] = [
-    ['names', Buffer.from(names.join('\n'))],
+    ['names', namesBytes.bytes()],
     ['namesStart', bytes(namesStart)],
     ['idHash', bytes(idHash)],
     ['lastHash', bytes(lastHash)],
     ['groupStart', bytes(groupStart)],
     ['groupNodes', bytes(groupNodes)],
-    ['symbolJson', Buffer.from(json.join(''))],
+    ['symbolJson', symbolJson.bytes()],
     ['symbolStart', bytes(jsonStart)],
     ['outStart', bytes(out.start)],
     ['outData', bytes(out.data)],
@@ -175,11 +174,17 @@ function layout(header: Header, sections: [string, Buffer][]): Buffer {
   }
   const head = Buffer.from(JSON.stringify(header) + ' '.repeat(HEADER_SLACK));
   const dataStart = align(8 + head.length);
-  const buf = Buffer.alloc(dataStart + pos);
+  // Not zeroed as a whole (tens of megabytes): every byte is written below, the alignment gaps with zeros.
+  const buf = Buffer.allocUnsafe(dataStart + pos);
   buf.write(MAGIC, 0, 'latin1');
   buf.writeUInt32LE(head.length, 4);
   head.copy(buf, 8);
-  for (const [name, b] of sections) b.copy(buf, dataStart + header.sections[name][0]);
+  buf.fill(0, 8 + head.length, dataStart);
+  for (const [name, b] of sections) {
+    const at = dataStart + header.sections[name][0];
+    b.copy(buf, at);
+    buf.fill(0, at + b.length, dataStart + align(header.sections[name][0] + b.length));
+  }
   return buf;
 }
 
@@ -236,6 +241,31 @@ export function restampStore(old: Buffer, from: string, stamp: string, manifest:
   plan.head.copy(out, 0);
   plan.tail.copy(out, plan.tailAt);
   return out;
+}
+
+/** UTF-8 text appended to a buffer that grows as needed (writing each piece once, measuring none). */
+class ByteWriter {
+  private buf: Buffer;
+  length = 0;
+
+  constructor(capacity: number) {
+    this.buf = Buffer.allocUnsafe(Math.max(capacity, 1024));
+  }
+
+  write(s: string): void {
+    // A UTF-16 code unit is at most three UTF-8 bytes.
+    const need = this.length + s.length * 3;
+    if (need > this.buf.length) {
+      const bigger = Buffer.allocUnsafe(Math.max(need, this.buf.length * 2));
+      this.buf.copy(bigger, 0, 0, this.length);
+      this.buf = bigger;
+    }
+    this.length += this.buf.write(s, this.length);
+  }
+
+  bytes(): Buffer {
+    return this.buf.subarray(0, this.length);
+  }
 }
 
 /** FNV-1a over UTF-16 code units: the same in the writer and the reader, both JavaScript. */
