@@ -160,6 +160,7 @@ function pooled(inputs: readonly ExtractInput[], count: number, opts: PoolOption
       void w.worker.terminate();
     }
   }
-  // Whatever a stalled worker did not send is extracted here.
-  return out.map((r, i) => r ?? extractHere(inputs[i], i, opts));
+  // Whatever a stalled worker did not send is extracted here. (Array.from visits the holes a stalled
+  // worker left, which Array.prototype.map skips: the fallback never ran and those files had no facts.)
+  return Array.from(out, (r, i) => r ?? extractHere(inputs[i], i, opts));
 }
