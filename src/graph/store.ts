@@ -232,6 +232,68 @@ export function restampPlan(head: Buffer, size: number, from: string, stamp: str
   }
 }
 
+/**
+ * The store with one file's lines moved (see remapLines) and a new stamp and manifest, made from the
+ * old store's bytes without the graph: the lines of the file's edges are changed in the adjacency
+ * arrays, the records of its symbols are rewritten, every other section is copied. The order of each
+ * adjacency list stays as written: a caller's edges all sit in its own file, and moving lines in order
+ * keeps their order. Undefined when `old` is not the store stamped `from` or a line is not in the map.
+ */
+export function moveStoreLines(old: Buffer, from: string, stamp: string, manifest: Manifest, file: string, lines: ReadonlyMap<number, number>): Buffer | undefined {
+  try {
+    if (old.length < 8 || old.toString('latin1', 0, 4) !== MAGIC) return undefined;
+    const len = old.readUInt32LE(4);
+    const header = JSON.parse(old.toString('utf8', 8, 8 + len)) as Header;
+    if (header.stamp !== from) return undefined;
+    const base = align(8 + len);
+    const section = (name: string): Buffer => {
+      const [at, n] = header.sections[name];
+      if (base + at + n > old.length) throw new Error(`section ${name} runs past the end`);
+      return old.subarray(base + at, base + at + n);
+    };
+    const to = (n: number): number => {
+      const m = lines.get(n);
+      if (m === undefined) throw new Error(`line ${n} of ${file} has no new place`);
+      return m;
+    };
+    const id = (JSON.parse(section('strings').toString('utf8')) as string[]).indexOf(file);
+    const moveData = (name: string): Buffer => {
+      const src = section(name);
+      const data = new Int32Array(src.length / 4);
+      new Uint8Array(data.buffer).set(src);
+      if (id >= 0) for (let o = 0; o < data.length; o += W) if (data[o + 2] === id) data[o + 3] = to(data[o + 3]);
+      return bytes(data);
+    };
+    const starts = section('symbolStart');
+    const start = (i: number) => starts.readUInt32LE(i * 4);
+    const records = section('symbolJson');
+    const marker = Buffer.from(`"file":${JSON.stringify(file)}`);
+    const json = new ByteWriter(records.length + 1024);
+    const jsonStart = new Uint32Array(header.symbols + 1);
+    for (let i = 0; i < header.symbols; i++) {
+      jsonStart[i] = json.length;
+      const r = records.subarray(start(i), start(i + 1));
+      const rec = r.includes(marker) ? (JSON.parse(r.toString('utf8')) as SymbolRecord) : undefined;
+      if (rec && rec.file === file) json.write(JSON.stringify({ ...rec, line: to(rec.line), endLine: to(rec.endLine) }));
+      else json.writeBytes(r);
+    }
+    jsonStart[header.symbols] = json.length;
+    const replaced = new Map<string, Buffer>([
+      ['outData', moveData('outData')],
+      ['inData', moveData('inData')],
+      ['symbolJson', json.bytes()],
+      ['symbolStart', bytes(jsonStart)],
+      ...manifestSections(manifest),
+    ]);
+    const sections = Object.entries(header.sections)
+      .sort((a, b) => a[1][0] - b[1][0])
+      .map(([name]): [string, Buffer] => [name, replaced.get(name) ?? section(name)]);
+    return layout({ ...header, stamp, sections: {} }, sections);
+  } catch {
+    return undefined;
+  }
+}
+
 /** restampPlan applied to a whole store in memory. */
 export function restampStore(old: Buffer, from: string, stamp: string, manifest: Manifest): Buffer | undefined {
   const plan = restampPlan(old, old.length, from, stamp, manifest);
@@ -254,17 +316,25 @@ class ByteWriter {
 
   write(s: string): void {
     // A UTF-16 code unit is at most three UTF-8 bytes.
-    const need = this.length + s.length * 3;
-    if (need > this.buf.length) {
-      const bigger = Buffer.allocUnsafe(Math.max(need, this.buf.length * 2));
-      this.buf.copy(bigger, 0, 0, this.length);
-      this.buf = bigger;
-    }
+    this.grow(this.length + s.length * 3);
     this.length += this.buf.write(s, this.length);
+  }
+
+  writeBytes(b: Uint8Array): void {
+    this.grow(this.length + b.length);
+    this.buf.set(b, this.length);
+    this.length += b.length;
   }
 
   bytes(): Buffer {
     return this.buf.subarray(0, this.length);
+  }
+
+  private grow(need: number): void {
+    if (need <= this.buf.length) return;
+    const bigger = Buffer.allocUnsafe(Math.max(need, this.buf.length * 2));
+    this.buf.copy(bigger, 0, 0, this.length);
+    this.buf = bigger;
   }
 }
 

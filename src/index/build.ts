@@ -11,8 +11,8 @@ import { declarationsOnly, extractAll, nativeParserInUse, newClock, positionShif
 import { buildProgram, resolveProgram, type PackageInput } from '../resolve/index.js';
 import { appendFactsEntries, contentHash, decodeGraphFile, factsHash, factsKey, factsPackWriter, readFactsEntries, readFactsPack, readGraphFile, readPack, writeBytes, writeGraphFile, writePack, type FactsPack } from './cache.js';
 import { PACK_VERSION, packGraph, unpackGraph, type PackedGraph } from '../graph/pack.js';
-import { encodeStore, restampPlan, type Manifest } from '../graph/store.js';
-import { remapLines } from '../graph/remap.js';
+import { encodeStore, moveStoreLines, restampPlan, type Manifest } from '../graph/store.js';
+import { remapPackedLines } from '../graph/remap.js';
 import { patchAtomic } from './atomic.js';
 import { indexDir, manifestFresh, manifestOf, storeStamp, STORE_FILE } from './stored.js';
 import { toolStamp } from './key.js';
@@ -81,13 +81,13 @@ function storedGraph(dir: string, state: IndexState | undefined): Buffer | undef
   return state ? readGraphFile(join(dir, GRAPH_FILE), state.graph) : undefined;
 }
 
-/** An IndexResult whose graph is decoded from `bytes` the first time it is read. */
-function lazyResult(bytes: Buffer, rest: Omit<IndexResult, 'graph'>): IndexResult {
+/** An IndexResult whose graph is decoded from `bytes` (a graph file's, or a packed graph) the first time it is read. */
+function lazyResult(from: Buffer | PackedGraph, rest: Omit<IndexResult, 'graph'>): IndexResult {
   let graph: Graph | undefined;
   return {
     ...rest,
     get graph(): Graph {
-      return (graph ??= unpackGraph(decodeGraphFile(bytes) as PackedGraph));
+      return (graph ??= unpackGraph(Buffer.isBuffer(from) ? (decodeGraphFile(from) as PackedGraph) : from));
     },
   };
 }
@@ -230,16 +230,18 @@ function build(opts: IndexOptions): IndexResult {
     // The inputs as they would be if the changed files kept their old facts: the stored graph's, unless something else changed.
     const oldFacts = new Map(state.inputs.files.map(([path, , facts]) => [path, facts]));
     const prior = inputsOf((path) => (early!.has(path) ? oldFacts.get(path) : known.get(`${path}\0${hashOf.get(path)}`)));
-    const graph = prior.key === state.inputs.key ? movedGraph({ state, dir, packFile, changed, early, sourceDiagnostics }) : undefined;
+    const moved = prior.key === state.inputs.key ? movedGraph({ state, dir, packFile, changed, early, sourceDiagnostics }) : undefined;
     lap('load');
-    if (graph) {
+    if (moved) {
+      const result = lazyResult(moved.packed, { timings, files: counts, fromCache: false, cutOff: 'positions' });
       const manifest = manifestOf(tree.root, contents.map((c) => c.path));
-      writeGraphFile(join(dir, GRAPH_FILE), graphLabel(stamp), packGraph(graph));
+      writeGraphFile(join(dir, GRAPH_FILE), graphLabel(stamp), moved.packed);
       writePack(stateFile, { stamp, graph: graphLabel(stamp), manifest, inputs } satisfies IndexState);
-      writeStore(storeFile, graph, stamp, manifest);
+      // The store's lines move as the graph's did; it is written anew only if it cannot be read.
+      if (!moveStoreFile(storeFile, state.stamp, stamp, manifest, moved.shifts)) writeStore(storeFile, result.graph, stamp, manifest);
       keep();
       lap('write');
-      return { graph, timings, files: counts, fromCache: false, cutOff: 'positions' };
+      return result;
     }
   }
   const meta = { root: tree.root, modulePath: tree.modulePath, context: opts.ctx, diagnostics };
@@ -308,7 +310,7 @@ function writeAt(fd: number, bytes: Buffer, at: number): void {
  * it would make. Undefined when that cannot be shown: the old facts are gone, a file is new, something
  * besides positions moved.
  */
-function movedGraph(a: { state: IndexState; dir: string; packFile: string; changed: FileContent[]; early: Map<string, Parsed>; sourceDiagnostics: Diagnostic[] }): Graph | undefined {
+function movedGraph(a: { state: IndexState; dir: string; packFile: string; changed: FileContent[]; early: Map<string, Parsed>; sourceDiagnostics: Diagnostic[] }): { packed: PackedGraph; shifts: Shift[] } | undefined {
   const { state, changed, early } = a;
   const old = new Map(state.inputs.files.map(([path, content]) => [path, content]));
   if (changed.some((c) => !old.has(c.path))) return undefined;
@@ -316,7 +318,7 @@ function movedGraph(a: { state: IndexState; dir: string; packFile: string; chang
   if (a.sourceDiagnostics.some((d) => d.line !== undefined && d.file !== undefined && early.has(d.file))) return undefined;
   const keys = changed.map((c) => factsKey(c.path, old.get(c.path)!, c.active));
   const entries = readFactsEntries(a.packFile, keys);
-  const shifts: [string, Map<number, number>][] = [];
+  const shifts: Shift[] = [];
   for (const [i, c] of changed.entries()) {
     const packed = entries.get(keys[i]);
     const lines = packed && positionShift(unpackFacts(packed), early.get(c.path)!.facts);
@@ -325,12 +327,33 @@ function movedGraph(a: { state: IndexState; dir: string; packFile: string; chang
   }
   const bytes = storedGraph(a.dir, state);
   if (!bytes) return undefined;
-  let graph: Graph | undefined = unpackGraph(decodeGraphFile(bytes) as PackedGraph);
+  let packed: PackedGraph | undefined = decodeGraphFile(bytes) as PackedGraph;
   for (const [path, lines] of shifts) {
-    graph = remapLines(graph, path, lines);
-    if (!graph) return undefined;
+    packed = remapPackedLines(packed, path, lines);
+    if (!packed) return undefined;
   }
-  return graph;
+  return { packed, shifts };
+}
+
+/** A file and where each of its old lines went. */
+type Shift = [file: string, lines: Map<number, number>];
+
+/** The store at `file`, stamped `from`, with the shifts' lines moved and a new stamp and manifest (see moveStoreLines); false when it cannot be. */
+function moveStoreFile(file: string, from: string, stamp: string, manifest: Manifest, shifts: Shift[]): boolean {
+  let bytes: Buffer | undefined;
+  try {
+    bytes = readFileSync(file);
+  } catch {
+    return false;
+  }
+  let stampOf = from;
+  for (const [path, lines] of shifts) {
+    bytes = moveStoreLines(bytes, stampOf, stamp, manifest, path, lines);
+    if (!bytes) return false;
+    stampOf = stamp;
+  }
+  writeBytes(file, bytes);
+  return true;
 }
 
 /** A file's facts made in this build, with the hash of their encoded bytes (as the facts pack keeps them). */

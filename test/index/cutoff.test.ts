@@ -11,7 +11,7 @@ import { join, resolve } from 'node:path';
 import { buildIndex, indexDir, openStore, type IndexOptions } from '../../src/index/build.js';
 import { defaultBuildContext } from '../../src/source/index.js';
 import { extractAll } from '../../src/parse/index.js';
-import { bufferBytes, encodeStore, GraphStore, restampStore } from '../../src/graph/index.js';
+import { bufferBytes, encodeStore, GraphStore, moveStoreLines, remapLines, remapPackedLines, restampStore } from '../../src/graph/index.js';
 import { packGraph, unpackGraph } from '../../src/graph/pack.js';
 import type { Graph } from '../../src/model/index.js';
 
@@ -159,6 +159,24 @@ describe('early cut-off', () => {
     const second = buildIndex(loc);
     assert.equal(second.cutOff, undefined);
     assert.deepEqual(normal(second.graph), normal(freshGraph(loc)));
+  });
+
+  it('moves one file\'s lines in the packed graph and in the store as remapLines does in the graph', () => {
+    const graph = freshGraph(tree());
+    const file = 'pkg/kubelet/kubelet.go';
+    const lines = new Map<number, number>();
+    for (let n = 0; n <= 5000; n++) lines.set(n, n + 3);
+    const moved = remapLines(graph, file, lines)!;
+    assert.ok(moved.edges.some((e) => e.file === file) && moved.symbols.some((s) => s.file === file));
+    assert.deepEqual(unpackGraph(remapPackedLines(packGraph(graph), file, lines)!), normal(moved));
+    const before = { paths: ['/a.go'], sizes: [1], mtimes: [2] };
+    const after = { paths: ['/a.go', '/b.go'], sizes: [1, 5], mtimes: [2, 7.5] };
+    const patched = moveStoreLines(encodeStore(graph, 'one', before), 'one', 'two', after, file, lines);
+    assert.ok(patched);
+    assert.ok(patched.equals(encodeStore(moved, 'two', after)), 'byte for byte the store of the moved graph');
+    assert.equal(moveStoreLines(encodeStore(graph, 'one', before), 'other', 'two', after, file, lines), undefined);
+    assert.equal(moveStoreLines(encodeStore(graph, 'one', before), 'one', 'two', after, file, new Map([[1, 1]])), undefined, 'a line with no new place');
+    assert.equal(remapPackedLines(packGraph(graph), file, new Map([[1, 1]])), undefined);
   });
 
   it('restamps a store: new stamp and manifest, the same graph; refuses another stamp or foreign bytes', () => {
