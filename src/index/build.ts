@@ -214,7 +214,7 @@ function build(opts: IndexOptions): IndexResult {
     const inputs = inputsOf((path) => early!.get(path)?.factsHash ?? known.get(`${path}\0${hashOf.get(path)}`));
     const counts = { total: files.length, parsed: changed.length, cached: contents.length - changed.length };
     // The changed files' new facts join the pack (appended, not rewritten), so a later build finds them.
-    const keep = () => appendFactsEntries(packFile, changed.map((c) => [factsKey(c.path, c.hash, c.active), early!.get(c.path)!.packed]));
+    const keep = () => appendFactsEntries(packFile, changed.map((c) => [factsKey(c.path, c.hash, c.active), early!.get(c.path)!.packed]), new Set(contents.map((c) => factsKey(c.path, c.hash, c.active))));
     const bytes = inputs.key === state.inputs.key ? storedGraph(dir, state) : undefined;
     if (bytes) {
       lap('load');

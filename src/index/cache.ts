@@ -204,8 +204,10 @@ export function readFactsEntries(file: string, keys: string[]): Map<string, Uint
  * Adds entries to a pack without rewriting the ones it has: the pack is copied (by the kernel), the
  * new entries and a new trailer written over the old trailer, and the copy renamed into place. Keys
  * it already holds are skipped. False when there is no readable pack (nothing is written).
+ * `live`: the keys the index still uses. Entries of old versions of edited files pile up with each
+ * append; once they would be more than a fifth of the pack, it is rewritten with the live ones only.
  */
-export function appendFactsEntries(file: string, entries: [string, Uint8Array][]): boolean {
+export function appendFactsEntries(file: string, entries: [string, Uint8Array][], live?: ReadonlySet<string>): boolean {
   let t: ReturnType<typeof readTrailer>;
   try {
     const fd = openSync(file, 'r');
@@ -222,6 +224,19 @@ export function appendFactsEntries(file: string, entries: [string, Uint8Array][]
   const have = new Set(trailer.keys);
   const added = entries.filter(([k]) => !have.has(k));
   if (added.length === 0) return true;
+  if (live && (trailer.keys.length + added.length) * 4 > live.size * 5) {
+    const old = readFactsPack(file);
+    const out = factsPackWriter(file);
+    try {
+      for (const [k, b] of old) if (live.has(k)) out.add(k, b);
+      for (const [k, b] of added) if (live.has(k)) out.add(k, b);
+    } catch (err) {
+      out.abort();
+      throw err;
+    }
+    out.close();
+    return true;
+  }
   patchAtomic(file, (fd) => {
     let at = dataEnd;
     const put = (b: Uint8Array) => {

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { cpSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { factsPackWriter, readFactsPack } from '../../src/index/cache.js';
+import { appendFactsEntries, factsPackWriter, readFactsEntries, readFactsPack } from '../../src/index/cache.js';
 import { buildIndex } from '../../src/index/build.js';
 import { defaultBuildContext } from '../../src/source/index.js';
 
@@ -40,6 +40,24 @@ describe('facts pack', () => {
     assert.equal(readFactsPack(join(dir, 'none.bin')).size, 0);
     writeFileSync(join(dir, 'old.bin'), 'KAF1 something else');
     assert.equal(readFactsPack(join(dir, 'old.bin')).size, 0);
+  });
+
+  it('appends entries without rewriting the others, and drops dead ones once they pile up', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ka-pack-'));
+    const file = join(dir, 'facts.bin');
+    const w = factsPackWriter(file);
+    for (const k of ['a', 'b', 'c']) w.add(k, Buffer.from(`entry ${k}`));
+    w.close();
+    assert.equal(appendFactsEntries(file, [['d', Buffer.from('entry d')], ['a', Buffer.from('ignored')]], new Set(['a', 'b', 'c', 'd'])), true);
+    const appended = readFactsPack(file);
+    assert.deepEqual([...appended.keys()], ['a', 'b', 'c', 'd']);
+    assert.equal(Buffer.from(appended.get('a')!).toString(), 'entry a', 'a key it holds is not written again');
+    assert.deepEqual([...readFactsEntries(file, ['d', 'x']).entries()].map(([k, v]) => [k, Buffer.from(v).toString()]), [['d', 'entry d']]);
+    // Two of five entries dead: more than a fifth, so the pack is rewritten with the live ones.
+    assert.equal(appendFactsEntries(file, [['e', Buffer.from('entry e')]], new Set(['a', 'd', 'e'])), true);
+    assert.deepEqual([...readFactsPack(file).keys()], ['a', 'd', 'e']);
+    assert.equal(appendFactsEntries(join(dir, 'none.bin'), [['x', Buffer.from('x')]]), false);
+    assert.deepEqual(readdirSync(dir), ['facts.bin']);
   });
 
   it('a rebuild with one file changed gives the graph a fresh build gives', () => {

@@ -11,6 +11,7 @@ import { join, resolve } from 'node:path';
 import { buildIndex, indexDir, openStore, type IndexOptions } from '../../src/index/build.js';
 import { defaultBuildContext } from '../../src/source/index.js';
 import { extractAll } from '../../src/parse/index.js';
+import { readFactsPack } from '../../src/index/cache.js';
 import { bufferBytes, encodeStore, GraphStore, moveStoreLines, remapLines, remapPackedLines, restampStore } from '../../src/graph/index.js';
 import { packGraph, unpackGraph } from '../../src/graph/pack.js';
 import type { Graph } from '../../src/model/index.js';
@@ -92,6 +93,22 @@ describe('early cut-off', () => {
     assert.ok(!second.cutOff);
     assert.ok(!second.graph.edges.some((e) => e.caller.endsWith('.extraProbe')));
     assert.deepEqual(normal(second.graph), normal(freshGraph(loc)));
+  });
+
+  it('keeps the facts pack from growing with every edit', () => {
+    const loc = tree();
+    buildIndex(loc);
+    const pack = join(indexDir(loc), 'facts.bin');
+    const files = readFactsPack(pack).size;
+    const file = join(loc.root, 'pkg/kubelet/kubelet.go');
+    for (let i = 0; i < files; i++) {
+      appendFileSync(file, `\n// edit ${i}\n`);
+      assert.equal(buildIndex(loc).cutOff, 'facts');
+      assert.ok(readFactsPack(pack).size <= Math.ceil(files * 1.25) + 1, `after ${i + 1} edits: ${readFactsPack(pack).size} entries for ${files} files`);
+    }
+    // The entry of the last edit is there: a positions edit next finds its old facts.
+    writeFileSync(file, '\n' + readFileSync(file, 'utf8'));
+    assert.equal(buildIndex(loc).cutOff, 'positions');
   });
 
   it('decodes a reused graph only when it is read', () => {
