@@ -10,13 +10,18 @@ export async function indexCommand(o: CommonOptions & { unresolved?: boolean }, 
   const g = result.graph;
   const errors = g.diagnostics.filter((d) => d.severity === 'error');
   if (o.json) {
-    io.out(JSON.stringify({ stats: g.stats, files: result.files, timings: result.timings, parseThreads: result.parseThreads, fromCache: result.fromCache, diagnostics: g.diagnostics, unresolved: o.unresolved ? g.unresolved : undefined }, null, 2) + '\n');
+    io.out(JSON.stringify({ stats: g.stats, files: result.files, timings: result.timings, parseThreads: result.parseThreads, fromCache: result.fromCache, cutOff: result.cutOff, diagnostics: g.diagnostics, unresolved: o.unresolved ? g.unresolved : undefined }, null, 2) + '\n');
     return errors.length ? 1 : 0;
   }
   const s = g.stats;
   io.out(`indexed ${g.root}\n`);
   const how = result.parser && result.files.parsed ? ` with the ${result.parser.native ? 'native parser' : 'tree-sitter bindings'} on ${result.parser.workers ? `${result.parser.workers} threads` : 'one thread'}` : '';
-  io.out(`  packages ${s.packages}, files ${s.files} (${result.files.cached} from cache, ${result.files.parsed} parsed${how})${result.fromCache ? ', graph from cache' : ''}\n`);
+  const graphFrom = result.cutOff === 'facts'
+    ? ', graph from cache (the changed files\' facts are the same)'
+    : result.cutOff === 'positions'
+      ? ', graph from cache with the changed files\' lines moved'
+      : result.fromCache ? ', graph from cache' : '';
+  io.out(`  packages ${s.packages}, files ${s.files} (${result.files.cached} from cache, ${result.files.parsed} parsed${how})${graphFrom}\n`);
   io.out(`  symbols ${s.symbols} (functions, methods and closures: ${s.functions})\n`);
   const kinds = Object.keys(s).filter((k) => k.startsWith('edges.')).sort().map((k) => `${k.slice(6)} ${s[k]}`).join(', ');
   io.out(`  edges ${s.edges}: ${kinds}\n`);

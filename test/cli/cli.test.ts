@@ -1,6 +1,6 @@
 import { describe, it, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { appendFileSync, cpSync, mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
+import { appendFileSync, cpSync, mkdtempSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { runCli } from '../helpers/cli.js';
@@ -27,6 +27,20 @@ describe('kubelet-atlas CLI', () => {
     assert.equal(r.code, 0, r.err);
     assert.match(r.out, /\(\*Kubelet\)\.Run .*go/);
     assert.match(r.out, /syncLoopIteration/);
+  });
+
+  it('index says when the graph was reused or its lines moved after an edit', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'ka-cli-tree-'));
+    cpSync(fixture, root, { recursive: true });
+    const own = mkdtempSync(join(tmpdir(), 'ka-cli-'));
+    const args = ['index', '--source', root, '--cache-dir', own];
+    assert.equal((await run(args)).code, 0);
+    const file = join(root, 'pkg/kubelet/kubelet.go');
+    appendFileSync(file, '\n// a comment\n');
+    assert.match((await run(args)).out, /1 parsed.*graph from cache \(the changed files' facts are the same\)/);
+    writeFileSync(file, '\n' + readFileSync(file, 'utf8'));
+    const json = JSON.parse((await run([...args, '--json'])).out) as { cutOff?: string; fromCache: boolean };
+    assert.equal(json.cutOff, 'positions');
   });
 
   it('a query after an edit rebuilds and answers as before, in one write', async () => {
