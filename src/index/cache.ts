@@ -58,16 +58,22 @@ export function writeGraphFile(file: string, label: string, packed: unknown): vo
 
 /** The graph file's packed graph, still serialized, if the file is there and labelled `label`; else undefined. */
 export function readGraphFile(file: string, label: string): Buffer | undefined {
+  const bytes = readMarked(file, GRAPH_MAGIC);
+  if (!bytes) return undefined;
+  const n = bytes.readUInt32LE(4);
+  if (8 + n > bytes.length || bytes.toString('utf8', 8, 8 + n) !== label) return undefined;
+  return bytes.subarray(8 + n);
+}
+
+/** The file's bytes if it can be read and starts with `magic` (and holds at least 8 bytes); else undefined. */
+function readMarked(file: string, magic: string): Buffer | undefined {
   let bytes: Buffer;
   try {
     bytes = readFileSync(file);
   } catch {
     return undefined;
   }
-  if (bytes.length < 8 || bytes.toString('latin1', 0, 4) !== GRAPH_MAGIC) return undefined;
-  const n = bytes.readUInt32LE(4);
-  if (8 + n > bytes.length || bytes.toString('utf8', 8, 8 + n) !== label) return undefined;
-  return bytes.subarray(8 + n);
+  return bytes.length >= 8 && bytes.toString('latin1', 0, 4) === magic ? bytes : undefined;
 }
 
 /** Decodes what readGraphFile returned. */
@@ -93,13 +99,8 @@ export function factsKey(path: string, hash: string, active = true): string {
 
 export function readFactsPack(file: string): FactsPack {
   const out: FactsPack = new Map();
-  let buf: Buffer;
-  try {
-    buf = readFileSync(file);
-  } catch {
-    return out;
-  }
-  if (buf.length < 8 || buf.toString('latin1', 0, 4) !== FACTS_MAGIC) return out;
+  const buf = readMarked(file, FACTS_MAGIC);
+  if (!buf) return out;
   const len = buf.readUInt32LE(buf.length - 4);
   let trailer: { keys: string[]; lengths: number[] };
   try {
