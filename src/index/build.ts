@@ -7,7 +7,7 @@ import { basename, join } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import type { BuildContext, Diagnostic, Graph } from '../model/index.js';
 import { computeScope, openTree, type Scope, type SourcePackage } from '../source/index.js';
-import { declarationsOnly, extractAll, nativeParserInUse, newClock, positionShift, unpackFacts, workersFor, type FileFacts, type ParseClock, type StringTable } from '../parse/index.js';
+import { extractAll, nativeParserInUse, newClock, positionShift, unpackFacts, workersFor, type FileFacts, type ParseClock, type StringTable } from '../parse/index.js';
 import { buildProgram, resolveProgram, type PackageInput } from '../resolve/index.js';
 import { appendFactsEntries, contentHash, decodeGraphFile, factsHash, factsKey, factsPackWriter, readFactsEntries, readFactsPack, readGraphFile, readPack, writeBytes, writeGraphFile, writePack, type FactsPack } from './cache.js';
 import { PACK_VERSION, packGraph, unpackGraph, type PackedGraph } from '../graph/pack.js';
@@ -409,8 +409,10 @@ interface Before {
 type ResolveMeta = Parameters<typeof resolveProgram>[1];
 
 /**
- * Each file's facts: from the old facts pack when its bytes are unchanged, else extracted. Writes the
- * new facts pack as the entries come, so that they do not accumulate; the file bytes die with this call.
+ * Each file's facts: from the old facts pack when its bytes are unchanged, else extracted. A file
+ * outside the build is extracted with its declarations only, and kept so in the pack under its own key,
+ * so its facts are what resolution reads of it either way. Writes the new facts pack as the entries
+ * come, so that they do not accumulate; the file bytes die with this call.
  * Also each file's facts hash (see ResolveInputs), hashed only for the entries no earlier build hashed.
  */
 function parseFiles(contents: FileContent[], packFile: string, opts: IndexOptions, lap: (name: string) => void, before: Before) {
@@ -427,7 +429,7 @@ function parseFiles(contents: FileContent[], packFile: string, opts: IndexOption
     const packed = early?.packed ?? old.get(key);
     if (packed) {
       kept.push([key, packed]);
-      factsByPath.set(c.path, inBuild(c, early ? early.facts : unpackFacts(packed, strings)));
+      factsByPath.set(c.path, early ? early.facts : unpackFacts(packed, strings));
       factsHashes.set(c.path, early?.factsHash ?? before.known.get(`${c.path}\0${c.hash}`) ?? factsHash(packed));
     } else missing.push(c);
   }
@@ -449,7 +451,7 @@ function parseFiles(contents: FileContent[], packFile: string, opts: IndexOption
         factsHashes.set(missing[i].path, factsHash(packed));
       },
     });
-    missing.forEach((c, i) => factsByPath.set(c.path, inBuild(c, extracted[i])));
+    missing.forEach((c, i) => factsByPath.set(c.path, extracted[i]));
   } catch (err) {
     pack?.abort();
     throw err;
@@ -459,11 +461,6 @@ function parseFiles(contents: FileContent[], packFile: string, opts: IndexOption
   pack?.close();
   lap('write');
   return { factsByPath, factsHashes, parsed: missing.length + (before.early?.size ?? 0), parser: { native: nativeParserInUse(), workers: workersFor(missing.length, opts.workers) }, parseThreads: clock };
-}
-
-/** A file's facts as resolution keeps them: whole for a file in the build, its declarations otherwise. */
-function inBuild(c: FileContent, facts: FileFacts): FileFacts {
-  return c.active ? facts : declarationsOnly(facts);
 }
 
 /** Declarations (pass 1), then references (pass 2): the facts in scope → the graph. */
