@@ -178,6 +178,8 @@ function build(opts: IndexOptions): IndexResult {
     }
   }
   lap('read');
+  // Each scanned file's and dir's size and mtime now: the freshness manifest a build writes.
+  const manifestNow = () => manifestOf(tree.root, contents.map((c) => c.path));
   // Every file's content hash, in order, hashed once more: the graph's identity, kept short for the query store's header.
   const stamp = contentHash(Buffer.from(contents.map((c) => c.hash).join(',')));
   const state = opts.fresh ? undefined : readPack<IndexState>(stateFile);
@@ -192,7 +194,7 @@ function build(opts: IndexOptions): IndexResult {
       // the state and of the query store, which carries its own so that one freshness check covers both.
       const storeStale = storeStamp(opts) !== stamp;
       if (!manifestFresh(state.manifest) || storeStale) {
-        const manifest = manifestOf(tree.root, contents.map((c) => c.path));
+        const manifest = manifestNow();
         writePack(stateFile, { ...state, manifest } satisfies IndexState);
         if (storeStale || !restampStoreFile(storeFile, state.stamp, stamp, manifest)) writeStore(storeFile, result.graph, stamp, manifest);
       }
@@ -210,8 +212,9 @@ function build(opts: IndexOptions): IndexResult {
   if (state && changed && changed.length <= CUTOFF_MAX_FILES) {
     early = parseChanged(changed, opts);
     lap('parse');
-    const hashOf = new Map(contents.map((c) => [c.path, c.hash]));
-    const inputs = inputsOf((path) => early!.get(path)?.factsHash ?? known.get(`${path}\0${hashOf.get(path)}`));
+    // Every file that is not among the changed ones has the bytes, so the facts, the state records for it.
+    const oldFacts = new Map(state.inputs.files.map(([path, , facts]) => [path, facts]));
+    const inputs = inputsOf((path) => early!.get(path)?.factsHash ?? oldFacts.get(path));
     const counts = { total: files.length, parsed: changed.length, cached: contents.length - changed.length };
     // The changed files' new facts join the pack (appended, not rewritten), so a later build finds them.
     const keep = () => appendFactsEntries(packFile, changed.map((c) => [factsKey(c.path, c.hash, c.active), early!.get(c.path)!.packed]), new Set(contents.map((c) => factsKey(c.path, c.hash, c.active))));
@@ -219,7 +222,7 @@ function build(opts: IndexOptions): IndexResult {
     if (bytes) {
       lap('load');
       const result = lazyResult(bytes, { timings, files: counts, fromCache: true, cutOff: 'facts' });
-      const manifest = manifestOf(tree.root, contents.map((c) => c.path));
+      const manifest = manifestNow();
       writePack(stateFile, { stamp, graph: state.graph, manifest, inputs } satisfies IndexState);
       // The store's graph is unchanged too: only its stamp and manifest are rewritten.
       if (!restampStoreFile(storeFile, state.stamp, stamp, manifest)) writeStore(storeFile, result.graph, stamp, manifest);
@@ -228,13 +231,12 @@ function build(opts: IndexOptions): IndexResult {
       return result;
     }
     // The inputs as they would be if the changed files kept their old facts: the stored graph's, unless something else changed.
-    const oldFacts = new Map(state.inputs.files.map(([path, , facts]) => [path, facts]));
-    const prior = inputsOf((path) => (early!.has(path) ? oldFacts.get(path) : known.get(`${path}\0${hashOf.get(path)}`)));
+    const prior = inputsOf((path) => oldFacts.get(path));
     const moved = prior.key === state.inputs.key ? movedGraph({ state, dir, packFile, changed, early, sourceDiagnostics }) : undefined;
     lap('load');
     if (moved) {
       const result = lazyResult(moved.packed, { timings, files: counts, fromCache: false, cutOff: 'positions' });
-      const manifest = manifestOf(tree.root, contents.map((c) => c.path));
+      const manifest = manifestNow();
       writeGraphFile(join(dir, GRAPH_FILE), graphLabel(stamp), moved.packed);
       writePack(stateFile, { stamp, graph: graphLabel(stamp), manifest, inputs } satisfies IndexState);
       // The store's lines move as the graph's did; it is written anew only if it cannot be read.
@@ -246,7 +248,7 @@ function build(opts: IndexOptions): IndexResult {
   }
   const meta = { root: tree.root, modulePath: tree.modulePath, context: opts.ctx, diagnostics };
   const { graph, parsed, parser, parseThreads, factsHashes } = rebuildGraph(contents, scoped.packages, packFile, opts, meta, lap, { early, known });
-  const manifest = manifestOf(tree.root, contents.map((c) => c.path));
+  const manifest = manifestNow();
   const inputs = inputsOf((path) => factsHashes.get(path));
   // The graph first, then the state naming it: a build stopped in between leaves a state whose graph
   // is not there, which the next build takes for no cache.
@@ -369,15 +371,19 @@ function parseChanged(changed: FileContent[], opts: IndexOptions): Map<string, P
   return new Map(changed.map((c, i) => [c.path, { facts: facts[i], packed: packed[i], factsHash: factsHash(packed[i]) }]));
 }
 
-/** See ResolveInputs: everything resolution reads, each file's facts by their hash. */
+/**
+ * See ResolveInputs: everything resolution reads, each file's facts by their hash. `factsOf` is asked
+ * for the files that were read; a file that could not be read has none.
+ */
 function resolveInputs(root: string, modulePath: string, ctx: BuildContext, diagnostics: Diagnostic[], packages: SourcePackage[], contents: FileContent[], factsOf: (path: string) => string | undefined): ResolveInputs {
   const files: ResolveInputs['files'] = contents.map((c) => [c.path, c.hash, factsOf(c.path) ?? '']);
+  const facts = new Map(files.map(([path, , hash]) => [path, hash]));
   const described = {
     root,
     modulePath,
     ctx,
     diagnostics,
-    packages: packages.map((p) => [p.importPath, p.files.map((f) => [f.path, f.active, f.constraint ?? null, factsOf(f.path) ?? null])]),
+    packages: packages.map((p) => [p.importPath, p.files.map((f) => [f.path, f.active, f.constraint ?? null, facts.get(f.path) || null])]),
   };
   return { key: contentHash(Buffer.from(JSON.stringify(described))), files };
 }
