@@ -25,8 +25,7 @@ export function openAtomic(file: string) {
   const fd = openSync(tmp, 'w');
   return {
     write(c: Uint8Array) {
-      let done = 0;
-      while (done < c.length) done += writeSync(fd, c, done, c.length - done);
+      for (let done = 0; done < c.length;) done += writeSync(fd, c, done, c.length - done);
     },
     close() {
       closeSync(fd);
@@ -45,6 +44,10 @@ export function openAtomic(file: string) {
   };
 }
 
+/** Writes all of `bytes` at offset `at` of an open file (a single write may take only part). */
+export function writeAt(fd: number, bytes: Uint8Array, at: number): void {
+  for (let done = 0; done < bytes.length;) done += writeSync(fd, bytes, done, bytes.length - done, at + done);
+}
 
 /**
  * Changes part of a file atomically: the file is copied (by the kernel, no bytes pass through here) to

@@ -2,7 +2,7 @@
  * The indexing pipeline: source → parse (cached per file) → program → resolve → graph.
  * I/O happens here and in source/; the stages in between are pure functions over plain records.
  */
-import { closeSync, fstatSync, ftruncateSync, openSync, readFileSync, readSync, writeSync } from 'node:fs';
+import { closeSync, fstatSync, ftruncateSync, openSync, readFileSync, readSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import type { BuildContext, Diagnostic, Graph } from '../model/index.js';
@@ -13,7 +13,7 @@ import { appendFactsEntries, contentHash, decodeGraphFile, factsHash, factsKey, 
 import { PACK_VERSION, packGraph, unpackGraph, type PackedGraph } from '../graph/pack.js';
 import { encodeStore, moveStoreLines, restampPlan, type Manifest } from '../graph/store.js';
 import { remapPackedLines } from '../graph/remap.js';
-import { patchAtomic } from './atomic.js';
+import { patchAtomic, writeAt } from './atomic.js';
 import { indexDir, manifestFresh, manifestOf, storeStamp, STORE_FILE } from './stored.js';
 import { toolStamp } from './key.js';
 import { pruneIndexes, writeOwner } from './prune.js';
@@ -298,10 +298,6 @@ function restampStoreFile(file: string, from: string, stamp: string, manifest: M
     ftruncateSync(fd, length);
   });
   return true;
-}
-
-function writeAt(fd: number, bytes: Buffer, at: number): void {
-  for (let done = 0; done < bytes.length;) done += writeSync(fd, bytes, done, bytes.length - done, at + done);
 }
 
 /**

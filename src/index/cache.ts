@@ -3,9 +3,9 @@
  * tree and build context, written atomically, so a second run re-parses only files whose bytes changed.
  */
 import { createHash } from 'node:crypto';
-import { closeSync, fstatSync, ftruncateSync, openSync, readFileSync, readSync, writeSync } from 'node:fs';
+import { closeSync, fstatSync, ftruncateSync, openSync, readFileSync, readSync } from 'node:fs';
 import { deserialize, serialize } from 'node:v8';
-import { openAtomic, patchAtomic, writeBytes } from './atomic.js';
+import { openAtomic, patchAtomic, writeAt, writeBytes } from './atomic.js';
 import { FACTS_VERSION } from './key.js';
 
 export { writeBytes } from './atomic.js';
@@ -137,11 +137,7 @@ export function factsPackWriter(file: string): FactsPackWriter {
       out.write(entry);
     },
     close() {
-      const trailer = Buffer.from(JSON.stringify({ keys, lengths }));
-      const len = Buffer.alloc(4);
-      len.writeUInt32LE(trailer.length);
-      out.write(trailer);
-      out.write(len);
+      out.write(trailerBytes({ keys, lengths }));
       out.close();
     },
     abort: () => out.abort(),
@@ -151,6 +147,15 @@ export function factsPackWriter(file: string): FactsPackWriter {
 interface Trailer {
   keys: string[];
   lengths: number[];
+}
+
+/** The end of a pack: the trailer's JSON, then its length as a u32. */
+function trailerBytes(trailer: Trailer): Buffer {
+  const json = Buffer.from(JSON.stringify(trailer));
+  const out = Buffer.alloc(json.length + 4);
+  json.copy(out);
+  out.writeUInt32LE(json.length, json.length);
+  return out;
 }
 
 /** A pack's trailer and where its entries end, read without the entries; undefined if it is no pack. */
@@ -241,7 +246,7 @@ export function appendFactsEntries(file: string, entries: [string, Uint8Array][]
   patchAtomic(file, (fd) => {
     let at = dataEnd;
     const put = (b: Uint8Array) => {
-      for (let done = 0; done < b.length;) done += writeSync(fd, b, done, b.length - done, at + done);
+      writeAt(fd, b, at);
       at += b.length;
     };
     for (const [k, b] of added) {
@@ -249,11 +254,7 @@ export function appendFactsEntries(file: string, entries: [string, Uint8Array][]
       trailer.lengths.push(b.length);
       put(b);
     }
-    const json = Buffer.from(JSON.stringify(trailer));
-    const len = Buffer.alloc(4);
-    len.writeUInt32LE(json.length);
-    put(json);
-    put(len);
+    put(trailerBytes(trailer));
     ftruncateSync(fd, at);
   });
   return true;
