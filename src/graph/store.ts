@@ -191,6 +191,18 @@ function layout(header: Header, sections: [string, Buffer][]): Buffer {
 const MANIFEST_SECTIONS = ['manifestPaths', 'manifestSizes', 'manifestMtimes'];
 
 /**
+ * The header at the start of `bytes` and its length, if they are a store of this format stamped `from`
+ * (the graph a caller knows about); else undefined. Throws on a header that is not JSON.
+ */
+function headerOf(bytes: Buffer, from: string): { header: Header; len: number } | undefined {
+  if (bytes.length < 8 || bytes.toString('latin1', 0, 4) !== MAGIC) return undefined;
+  const len = bytes.readUInt32LE(4);
+  if (8 + len > bytes.length) return undefined;
+  const header = JSON.parse(bytes.toString('utf8', 8, 8 + len)) as Header;
+  return header.stamp === from ? { header, len } : undefined;
+}
+
+/**
  * How to turn a store into the same graph with a new stamp and freshness manifest, what a build writes
  * when the files changed but the graph did not: write `head` at 0 and `tail` at `tailAt`, and cut the
  * file to `length`; everything between stays. `head` is the store's first bytes (its header at least)
@@ -200,11 +212,9 @@ const MANIFEST_SECTIONS = ['manifestPaths', 'manifestSizes', 'manifestMtimes'];
  */
 export function restampPlan(head: Buffer, size: number, from: string, stamp: string, manifest: Manifest): { head: Buffer; tail: Buffer; tailAt: number; length: number } | undefined {
   try {
-    if (head.length < 8 || head.toString('latin1', 0, 4) !== MAGIC) return undefined;
-    const len = head.readUInt32LE(4);
-    if (8 + len > head.length) return undefined;
-    const header = JSON.parse(head.toString('utf8', 8, 8 + len)) as Header;
-    if (header.stamp !== from) return undefined;
+    const read = headerOf(head, from);
+    if (!read) return undefined;
+    const { header, len } = read;
     const dataStart = align(8 + len);
     const entries = Object.entries(header.sections);
     if (!MANIFEST_SECTIONS.every((m) => m in header.sections)) return undefined;
@@ -241,10 +251,9 @@ export function restampPlan(head: Buffer, size: number, from: string, stamp: str
  */
 export function moveStoreLines(old: Buffer, from: string, stamp: string, manifest: Manifest, file: string, lines: ReadonlyMap<number, number>): Buffer | undefined {
   try {
-    if (old.length < 8 || old.toString('latin1', 0, 4) !== MAGIC) return undefined;
-    const len = old.readUInt32LE(4);
-    const header = JSON.parse(old.toString('utf8', 8, 8 + len)) as Header;
-    if (header.stamp !== from) return undefined;
+    const read = headerOf(old, from);
+    if (!read) return undefined;
+    const { header, len } = read;
     const base = align(8 + len);
     const section = (name: string): Buffer => {
       const [at, n] = header.sections[name];
