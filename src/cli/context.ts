@@ -105,7 +105,7 @@ export async function withQueries<T>(o: CommonOptions, io: Io, fn: (q: Queries, 
   if (answered) return answered.value;
   // The build writes a fresh store, which answers as above without decoding the whole graph (a build
   // that reused the stored graph has not decoded it). Only if it cannot be read does the graph answer.
-  const { result } = await indexResult(o, io);
+  const { result } = await indexResult(o, io, false, root);
   const again = fromStore();
   if (again) return again.value;
   return fn({ table: new SymbolTable(result.graph.symbols), view: new GraphView(result.graph), root }, io.out);
@@ -132,9 +132,9 @@ export async function loadIndex(o: CommonOptions, io: Io, progress = false): Pro
   return { result, table: new SymbolTable(result.graph.symbols), view: new GraphView(result.graph), root };
 }
 
-/** The index, built or refreshed as needed; its graph is decoded only when read. */
-async function indexResult(o: CommonOptions, io: Io, progress = false): Promise<{ result: IndexResult; root: string }> {
-  const root = await sourceDir(o, io);
+/** The index, built or refreshed as needed; its graph is decoded only when read. `known`: the source folder, if already found. */
+async function indexResult(o: CommonOptions, io: Io, progress = false, known?: string): Promise<{ result: IndexResult; root: string }> {
+  const root = known ?? (await sourceDir(o, io));
   const scope = scopeOf(o);
   let last = 0;
   const onProgress = progress && io.isTTY
