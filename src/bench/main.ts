@@ -8,7 +8,7 @@
  * for whole commands. Medians over N runs; ratios are against the faster parse baseline.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, linkSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -96,21 +96,12 @@ const EDITS: Record<string, (bytes: Buffer) => Buffer> = {
   function: (b) => Buffer.concat([b, Buffer.from('\nfunc kubeletAtlasBenchmarkEdit() {}\n')]),
 };
 
-/** In a child: one build with the given cache and worker count, optionally with one file edited. */
+/** In a child: one build with the given cache and worker count (the parent makes any edit on disk before). */
 function child(): number {
   const root = arg('--source')!;
   const ctx = contextArg();
-  const edit = arg('--edit');
-  const change = EDITS[arg('--edit-kind') ?? 'comment'];
-  if (!change) throw new Error(`--edit-kind takes ${Object.keys(EDITS).join(', ')}`);
-  const readFile = edit
-    ? (abs: string) => {
-      const bytes = readFileSync(abs);
-      return abs === edit ? change(bytes) : bytes;
-    }
-    : undefined;
   const t = performance.now();
-  const r = buildIndex({ root, ctx, scope: (arg('--scope') ?? 'default') as Scope, cacheDir: arg('--cache')!, workers: Number(arg('--workers') ?? 0), readFile });
+  const r = buildIndex({ root, ctx, scope: (arg('--scope') ?? 'default') as Scope, cacheDir: arg('--cache')!, workers: Number(arg('--workers') ?? 0) });
   const report: ChildReport = { ms: performance.now() - t, timings: r.timings, threads: r.parseThreads, rssMb: peakRssMb(), parsed: r.files.parsed, cutOff: r.cutOff };
   process.stdout.write(JSON.stringify(report));
   return 0;
@@ -128,14 +119,59 @@ function timeCommand(argv: string[]): number {
   return performance.now() - t;
 }
 
+/**
+ * The tree the builds run on: go.mod, every folder and every Go file of `root` under `dest`, the files
+ * as hard links (copies across file systems) and links as they are. Edits are made in place on a copy
+ * of the edited file, so a build sees a real change of bytes, size and mtime, and the user's tree is
+ * never written.
+ */
+function workingCopy(root: string, dest: string, edited: string): void {
+  const walk = (rel: string) => {
+    for (const e of readdirSync(join(root, rel), { withFileTypes: true })) {
+      const r = rel === '' ? e.name : `${rel}/${e.name}`;
+      const from = join(root, r);
+      const to = join(dest, r);
+      if (e.isSymbolicLink()) symlinkSync(readlinkSync(from), to);
+      else if (e.isDirectory()) {
+        if (e.name === '.git') continue;
+        mkdirSync(to);
+        walk(r);
+      } else if (e.isFile() && (e.name.endsWith('.go') || r === 'go.mod')) {
+        if (r === edited) copyFileSync(from, to);
+        else {
+          try {
+            linkSync(from, to);
+          } catch {
+            copyFileSync(from, to);
+          }
+        }
+      }
+    }
+  };
+  walk('');
+}
+
 function main(): number {
   if (process.argv.includes('--child')) return child();
   if (process.argv.includes('--raw-child')) return rawChild();
-  const root = resolveSourceDir({ source: arg('--source') });
-  if (!root) {
+  const source = resolveSourceDir({ source: arg('--source') });
+  if (!source) {
     process.stderr.write('bench: pass --source DIR (a Kubernetes checkout) or set KUBELET_ATLAS_SOURCE\n');
     return 2;
   }
+  const copy = mkdtempSync(join(tmpdir(), 'ka-bench-tree-'));
+  try {
+    workingCopy(source, copy, EDITED);
+    return measure(source, copy);
+  } finally {
+    rmSync(copy, { recursive: true, force: true });
+  }
+}
+
+/** The file the one-file builds edit. */
+const EDITED = 'pkg/kubelet/kubelet.go';
+
+function measure(source: string, root: string): number {
   const runs = Number(arg('--runs') ?? 3);
   const tags = arg('--tags') ?? '';
   const ctx = contextArg();
@@ -146,7 +182,8 @@ function main(): number {
     return 2;
   }
   const out = (s: string) => process.stdout.write(s);
-  out(`bench: ${root} (${runs} runs; native parser ${nativeParserInUse() ? 'in use' : 'NOT built: bindings only'})\n`);
+  out(`bench: ${source} (${runs} runs; native parser ${nativeParserInUse() ? 'in use' : 'NOT built: bindings only'})\n`);
+  out(`builds run on a working copy of its Go files (${root}); one-file edits write ${EDITED} there, in place\n`);
   const fmt = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
   const list = (xs: number[]) => xs.map((x) => (x / 1000).toFixed(2)).join(', ');
 
@@ -162,7 +199,12 @@ function main(): number {
     const line = (name: string, xs: number[], extra = '') => out(`  ${name.padEnd(44)} median ${fmt(median(xs)).padStart(8)}  ratio ${(median(xs) / base).toFixed(2)}  (runs: ${list(xs)})${extra}\n`);
     line('tree-sitter parse only, bindings, 1 thread', rawBindings);
     line('tree-sitter parse only, native, 1 thread', rawNative);
-    const edited = files.find((f) => f.path === 'pkg/kubelet/kubelet.go')?.abs ?? files[0].abs;
+    const edited = join(root, EDITED);
+    const original = readFileSync(edited);
+    const build = (cache: string, workers: number, edit?: keyof typeof EDITS) => {
+      if (edit) writeFileSync(edited, EDITS[edit](original));
+      return runChild([...common, '--cache', cache, '--workers', String(workers)]);
+    };
     for (const workers of [0, 2]) {
       const cold: ChildReport[] = [];
       const warm: ChildReport[] = [];
@@ -172,12 +214,13 @@ function main(): number {
       for (let r = 0; r < runs; r++) {
         const cache = mkdtempSync(join(tmpdir(), 'ka-bench-'));
         try {
-          cold.push(runChild([...common, '--cache', cache, '--workers', String(workers)]));
-          warm.push(runChild([...common, '--cache', cache, '--workers', String(workers)]));
-          one.push(runChild([...common, '--cache', cache, '--workers', String(workers), '--edit', edited, '--edit-kind', 'comment']));
-          moved.push(runChild([...common, '--cache', cache, '--workers', String(workers), '--edit', edited, '--edit-kind', 'top']));
-          oneFacts.push(runChild([...common, '--cache', cache, '--workers', String(workers), '--edit', edited, '--edit-kind', 'function']));
+          cold.push(build(cache, workers));
+          warm.push(build(cache, workers));
+          one.push(build(cache, workers, 'comment'));
+          moved.push(build(cache, workers, 'top'));
+          oneFacts.push(build(cache, workers, 'function'));
         } finally {
+          writeFileSync(edited, original);
           rmSync(cache, { recursive: true, force: true });
         }
       }
@@ -201,7 +244,7 @@ function main(): number {
   if (process.argv.includes('--no-queries')) return 0;
   // Whole commands on a warm index (the user's cache), against node starting and doing nothing.
   out('\nqueries, whole commands on a warm index (ms)\n');
-  const src = ['--source', root, ...(tags ? ['--tags', tags] : [])];
+  const src = ['--source', source, ...(tags ? ['--tags', tags] : [])];
   spawnSync(process.execPath, [bin, 'index', ...src], { stdio: 'ignore' });
   const commands: [string, string[]][] = [
     ['node -e 0 (baseline)', ['-e', '0']],

@@ -2,19 +2,19 @@
  * The indexing pipeline: source → parse (cached per file) → program → resolve → graph.
  * I/O happens here and in source/; the stages in between are pure functions over plain records.
  */
-import { closeSync, fstatSync, ftruncateSync, openSync, readFileSync, readSync } from 'node:fs';
+import { closeSync, fstatSync, ftruncateSync, openSync, readFileSync, readSync, rmSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import type { BuildContext, Diagnostic, Graph } from '../model/index.js';
-import { computeScope, openTree, type Scope, type SourcePackage } from '../source/index.js';
+import { scanSource, SourceError, type Scope, type SourceScan, type SourcePackage, type SourceSnapshot } from '../source/index.js';
 import { extractAll, nativeParserInUse, newClock, positionShift, unpackFacts, workersFor, type FileFacts, type ParseClock, type StringTable } from '../parse/index.js';
 import { buildProgram, resolveProgram, type PackageInput } from '../resolve/index.js';
-import { appendFactsEntries, contentHash, decodeGraphFile, factsHash, factsKey, factsPackWriter, readFactsEntries, readFactsPack, readGraphFile, readPack, writeBytes, writeGraphFile, writePack, type FactsPack } from './cache.js';
+import { appendFactsEntries, contentHash, decodeGraphFile, graphFileLabelled, factsHash, factsKey, factsPackWriter, readFactsEntries, readFactsPack, readGraphFile, readPack, writeBytes, writeGraphFile, writePack, type FactsPack } from './cache.js';
 import { PACK_VERSION, packGraph, unpackGraph, type PackedGraph } from '../graph/pack.js';
 import { encodeStore, moveStoreLines, restampPlan, type Manifest } from '../graph/store.js';
 import { remapPackedLines } from '../graph/remap.js';
 import { patchAtomic, writeAt } from './atomic.js';
-import { indexDir, manifestFresh, manifestOf, storeStamp, STORE_FILE } from './stored.js';
+import { indexDir, manifestFresh, manifestOf, sameManifest, statPaths, storeStamp, STORE_FILE } from './stored.js';
 import { toolStamp } from './key.js';
 import { pruneIndexes, writeOwner } from './prune.js';
 
@@ -30,15 +30,19 @@ export interface IndexOptions {
   fresh?: boolean;
   /** Parse worker threads (default: the cores available; 0 or 1 parses on this thread). */
   workers?: number;
-  /** How a Go file's bytes are read (the benchmark swaps in an edited file). */
-  readFile?: (abs: string) => Uint8Array;
+  /** See ScanOptions.racyMs (tests only). */
+  racyMs?: number;
 }
 
 export interface IndexResult {
   /** Decoded from the cache when first read, when the graph came from there (the bytes are read by the build). */
   graph: Graph;
   timings: Record<string, number>;
-  files: { total: number; parsed: number; cached: number };
+  /**
+   * Files in scope; parsed; whose facts came from the cache; and whose bytes were read and hashed (the
+   * others kept the content hash the source snapshot had for them, their stat unchanged).
+   */
+  files: { total: number; parsed: number; cached: number; read?: number };
   /** How the parsed files were parsed: the native addon or the bindings, and on how many threads (0: this one only). */
   parser?: { native: boolean; workers: number };
   /** Where the parse stage's time went, summed over its threads (see ParseClock). */
@@ -70,6 +74,8 @@ interface IndexState {
 
 const STATE_FILE = 'state.v8';
 const GRAPH_FILE = 'graph.bin';
+/** The source stage's snapshot (see source/snapshot.ts): what the last scan saw, with the content hashes the build took. */
+const SOURCE_FILE = 'source.v8';
 
 /** A graph file's label: the stamp of the build that resolved it, and the packing's version. */
 function graphLabel(stamp: string): string {
@@ -81,13 +87,29 @@ function storedGraph(dir: string, state: IndexState | undefined): Buffer | undef
   return state ? readGraphFile(join(dir, GRAPH_FILE), state.graph) : undefined;
 }
 
-/** An IndexResult whose graph is decoded from `bytes` (a graph file's, or a packed graph) the first time it is read. */
-function lazyResult(from: Buffer | PackedGraph, rest: Omit<IndexResult, 'graph'>): IndexResult {
+/**
+ * The graph behind a state, when its file is there with the state's label: read and decoded on first
+ * use (a build that reuses it needs only to know that it is there).
+ */
+function storedGraphLater(dir: string, state: IndexState | undefined): (() => Buffer) | undefined {
+  const file = join(dir, GRAPH_FILE);
+  if (!state || !graphFileLabelled(file, state.graph)) return undefined;
+  return () => {
+    const bytes = readGraphFile(file, state.graph);
+    if (!bytes) throw new Error(`${file} was replaced while this command ran (another build?); run it again`);
+    return bytes;
+  };
+}
+
+/** An IndexResult whose graph is decoded from `from` (a graph file's bytes, a reader of them, or a packed graph) the first time it is read. */
+function lazyResult(from: Buffer | (() => Buffer) | PackedGraph, rest: Omit<IndexResult, 'graph'>): IndexResult {
   let graph: Graph | undefined;
   return {
     ...rest,
     get graph(): Graph {
-      return (graph ??= unpackGraph(Buffer.isBuffer(from) ? (decodeGraphFile(from) as PackedGraph) : from));
+      if (graph) return graph;
+      const bytes = typeof from === 'function' ? from() : from;
+      return (graph = unpackGraph(Buffer.isBuffer(bytes) ? (decodeGraphFile(bytes) as PackedGraph) : bytes));
     },
   };
 }
@@ -116,7 +138,7 @@ export function loadIndex(opts: IndexOptions): IndexResult {
   const t0 = performance.now();
   const dir = indexDir(opts);
   const state = readPack<IndexState>(join(dir, STATE_FILE));
-  const bytes = state?.manifest && manifestFresh(state.manifest) ? storedGraph(dir, state) : undefined;
+  const bytes = state?.manifest && manifestFresh(state.manifest) ? storedGraphLater(dir, state) : undefined;
   if (state && bytes) {
     const n = state.manifest.paths.length;
     const result = lazyResult(bytes, { timings: { load: performance.now() - t0 }, files: { total: n, parsed: 0, cached: n }, fromCache: true });
@@ -140,14 +162,23 @@ const BUILD_HEAP_GROWTH_PERCENT = 50;
 export function buildIndex(opts: IndexOptions): IndexResult {
   setFlagsFromString(`--heap-growing-percent=${BUILD_HEAP_GROWTH_PERCENT}`);
   try {
-    return build(opts);
+    try {
+      return build(opts, true);
+    } catch (err) {
+      // A file whose stat said "unchanged" gave other bytes: the tree is being written to. Again, reading everything.
+      if (!(err instanceof ChangedUnderBuild)) throw err;
+      return build(opts, false);
+    }
   } finally {
     // 0 is V8's default: its own growth factor.
     setFlagsFromString('--heap-growing-percent=0');
   }
 }
 
-function build(opts: IndexOptions): IndexResult {
+/** A file read for parsing gave other bytes than the ones hashed for it earlier in the build. */
+class ChangedUnderBuild extends Error {}
+
+function build(opts: IndexOptions, useSnapshot: boolean): IndexResult {
   const timings: Record<string, number> = {};
   let t = performance.now();
   const lap = (name: string) => {
@@ -155,49 +186,82 @@ function build(opts: IndexOptions): IndexResult {
     timings[name] = (timings[name] ?? 0) + (now - t);
     t = now;
   };
-  const tree = openTree(opts.root, opts.ctx);
-  const scoped = computeScope(tree, opts.scope ?? 'default', opts.ctx);
-  const diagnostics: Diagnostic[] = [...tree.diagnostics, ...scoped.diagnostics];
+  const dir = indexDir(opts);
+  const sourceFile = join(dir, SOURCE_FILE);
+  const previous = useSnapshot && !opts.fresh ? readPack<SourceSnapshot>(sourceFile) : undefined;
+  let scan: SourceScan;
+  try {
+    scan = scanSource(opts.root, opts.ctx, opts.scope ?? 'default', { previous, statMany: statPaths, racyMs: opts.racyMs });
+  } catch (err) {
+    // A snapshot this code cannot read (damaged, or of another shape) is no snapshot; errors of the tree itself come again.
+    if (!previous || err instanceof SourceError) throw err;
+    scan = scanSource(opts.root, opts.ctx, opts.scope ?? 'default', { statMany: statPaths });
+  }
+  const tree = { root: scan.root, modulePath: scan.modulePath };
+  const scoped = { packages: scan.packages };
+  const diagnostics: Diagnostic[] = [...scan.diagnostics];
   lap('source');
 
-  const dir = indexDir(opts);
   const packFile = join(dir, 'facts.bin');
   const stateFile = join(dir, STATE_FILE);
   const files = scoped.packages.flatMap((p) => p.files);
   const contents: FileContent[] = [];
+  const knownHashes = scan.knownHashes();
+  // The content hash of each file of the scope, in order, for the next snapshot ('' when it could not be read).
+  const hashes: string[] = [];
+  let read = 0;
   for (const pkg of scoped.packages) {
     for (const f of pkg.files) {
+      // Unchanged since the snapshot hashed it: its bytes are read only if it has to be parsed (see bytesOf).
+      const hash = knownHashes[hashes.length];
+      if (hash !== undefined) {
+        hashes.push(hash);
+        contents.push({ pkg, path: f.path, abs: f.abs, active: f.active, hash });
+        continue;
+      }
       let bytes: Uint8Array;
       try {
-        bytes = (opts.readFile ?? readFileSync)(f.abs);
+        bytes = readFileSync(f.abs);
       } catch (err) {
+        hashes.push('');
         diagnostics.push({ severity: 'error', code: 'read', message: `cannot read: ${(err as Error).message}`, file: f.path, line: 1 });
         continue;
       }
-      contents.push({ pkg, path: f.path, active: f.active, hash: contentHash(bytes), bytes });
+      read++;
+      const c: FileContent = { pkg, path: f.path, abs: f.abs, active: f.active, hash: contentHash(bytes), bytes };
+      hashes.push(c.hash);
+      contents.push(c);
     }
   }
   lap('read');
-  // Each scanned file's and dir's size and mtime now: the freshness manifest a build writes.
-  const manifestNow = () => manifestOf(tree.root, contents.map((c) => c.path));
+  // The snapshot for the next build, written last: only when something was walked, read or moved.
+  const keepSnapshot = () => {
+    if (!scan.changed && read === 0) return;
+    const snapshot = scan.snapshot(hashes);
+    if (snapshot) writePack(sourceFile, snapshot);
+    else rmSync(sourceFile, { force: true });
+  };
+  // Each file's and dir's size and mtime as the scan found them, before reading: the freshness manifest a build writes.
+  const manifestNow = () => manifestOf(tree.root, contents.map((c) => c.path), scan.statOf);
   // Every file's content hash, in order, hashed once more: the graph's identity, kept short for the query store's header.
   const stamp = contentHash(Buffer.from(contents.map((c) => c.hash).join(',')));
   const state = opts.fresh ? undefined : readPack<IndexState>(stateFile);
   const storeFile = join(dir, STORE_FILE);
   lap('load');
   if (state?.stamp === stamp) {
-    const bytes = storedGraph(dir, state);
+    const bytes = storedGraphLater(dir, state);
     if (bytes) {
       lap('load');
-      const result = lazyResult(bytes, { timings, files: { total: files.length, parsed: 0, cached: contents.length }, fromCache: true });
+      const result = lazyResult(bytes, { timings, files: { total: files.length, parsed: 0, cached: contents.length, read }, fromCache: true });
       // Same bytes, but sizes or mtimes may have moved (a checkout, a touch): refresh the manifest of
       // the state and of the query store, which carries its own so that one freshness check covers both.
       const storeStale = storeStamp(opts) !== stamp;
-      if (!manifestFresh(state.manifest) || storeStale) {
-        const manifest = manifestNow();
+      const manifest = manifestNow();
+      if (!sameManifest(state.manifest, manifest) || storeStale) {
         writePack(stateFile, { ...state, manifest } satisfies IndexState);
         if (storeStale || !restampStoreFile(storeFile, state.stamp, stamp, manifest)) writeStore(storeFile, result.graph, stamp, manifest);
       }
+      keepSnapshot();
       lap('write');
       return result;
     }
@@ -215,10 +279,10 @@ function build(opts: IndexOptions): IndexResult {
     // Every file that is not among the changed ones has the bytes, so the facts, the state records for it.
     const oldFacts = new Map(state.inputs.files.map(([path, , facts]) => [path, facts]));
     const inputs = inputsOf((path) => early!.get(path)?.factsHash ?? oldFacts.get(path));
-    const counts = { total: files.length, parsed: changed.length, cached: contents.length - changed.length };
+    const counts = { total: files.length, parsed: changed.length, cached: contents.length - changed.length, read };
     // The changed files' new facts join the pack (appended, not rewritten), so a later build finds them.
     const keep = () => appendFactsEntries(packFile, changed.map((c) => [factsKey(c.path, c.hash, c.active), early!.get(c.path)!.packed]), new Set(contents.map((c) => factsKey(c.path, c.hash, c.active))));
-    const bytes = inputs.key === state.inputs.key ? storedGraph(dir, state) : undefined;
+    const bytes = inputs.key === state.inputs.key ? storedGraphLater(dir, state) : undefined;
     if (bytes) {
       lap('load');
       const result = lazyResult(bytes, { timings, files: counts, fromCache: true, cutOff: 'facts' });
@@ -227,6 +291,7 @@ function build(opts: IndexOptions): IndexResult {
       // The store's graph is unchanged too: only its stamp and manifest are rewritten.
       if (!restampStoreFile(storeFile, state.stamp, stamp, manifest)) writeStore(storeFile, result.graph, stamp, manifest);
       keep();
+      keepSnapshot();
       lap('write');
       return result;
     }
@@ -242,6 +307,7 @@ function build(opts: IndexOptions): IndexResult {
       // The store's lines move as the graph's did; it is written anew only if it cannot be read.
       if (!moveStoreFile(storeFile, state.stamp, stamp, manifest, moved.shifts)) writeStore(storeFile, result.graph, stamp, manifest);
       keep();
+      keepSnapshot();
       lap('write');
       return result;
     }
@@ -255,11 +321,12 @@ function build(opts: IndexOptions): IndexResult {
   writeGraphFile(join(dir, GRAPH_FILE), graphLabel(stamp), packGraph(graph));
   writePack(stateFile, { stamp, graph: graphLabel(stamp), manifest, inputs } satisfies IndexState);
   writeStore(storeFile, graph, stamp, manifest);
+  keepSnapshot();
   const owner = { of: JSON.stringify({ root: opts.root, ctx: opts.ctx, scope: opts.scope ?? 'default' }), stamp: toolStamp(), builtAt: Date.now() };
   writeOwner(dir, owner);
   pruneIndexes(join(dir, '..'), basename(dir), owner);
   lap('write');
-  return { graph, timings, files: { total: files.length, parsed, cached: contents.length - parsed }, parser, parseThreads, fromCache: false };
+  return { graph, timings, files: { total: files.length, parsed, cached: contents.length - parsed, read }, parser, parseThreads, fromCache: false };
 }
 
 function writeStore(file: string, graph: Graph, stamp: string, manifest: Manifest): void {
@@ -363,7 +430,7 @@ interface Parsed {
 
 function parseChanged(changed: FileContent[], opts: IndexOptions): Map<string, Parsed> {
   const packed: Uint8Array[] = [];
-  const facts = extractAll(changed.map((c) => ({ path: c.path, bytes: c.bytes!, declarationsOnly: !c.active })), { workers: opts.workers, onPacked: (i, p) => (packed[i] = p) });
+  const facts = extractAll(changed.map((c) => ({ path: c.path, bytes: bytesOf(c), declarationsOnly: !c.active })), { workers: opts.workers, onPacked: (i, p) => (packed[i] = p) });
   return new Map(changed.map((c, i) => [c.path, { facts: facts[i], packed: packed[i], factsHash: factsHash(packed[i]) }]));
 }
 
@@ -387,9 +454,24 @@ function resolveInputs(root: string, modulePath: string, ctx: BuildContext, diag
 interface FileContent {
   pkg: SourcePackage;
   path: string;
+  abs: string;
   active: boolean;
   hash: string;
+  /** Absent when the hash came from the source snapshot: read when the file must be parsed. */
   bytes?: Uint8Array;
+}
+
+/** A file's bytes for parsing: the ones the build read, or read now and checked against the hash it was given. */
+function bytesOf(c: FileContent): Uint8Array {
+  if (c.bytes) return c.bytes;
+  let bytes: Uint8Array;
+  try {
+    bytes = readFileSync(c.abs);
+  } catch {
+    throw new ChangedUnderBuild(c.path);
+  }
+  if (contentHash(bytes) !== c.hash) throw new ChangedUnderBuild(c.path);
+  return bytes;
 }
 
 /**
@@ -443,7 +525,7 @@ function parseFiles(contents: FileContent[], packFile: string, opts: IndexOption
   try {
     for (const [key, packed] of kept) pack?.add(key, packed);
     const cached = kept.length;
-    const extracted = extractAll(missing.map((c) => ({ path: c.path, bytes: c.bytes!, declarationsOnly: !c.active })), {
+    const extracted = extractAll(missing.map((c) => ({ path: c.path, bytes: bytesOf(c), declarationsOnly: !c.active })), {
       workers: opts.workers,
       strings,
       clock,

@@ -65,6 +65,23 @@ export function readGraphFile(file: string, label: string): Buffer | undefined {
   return bytes.subarray(8 + n);
 }
 
+/** Whether the graph file is there and labelled `label`: its header alone is read. */
+export function graphFileLabelled(file: string, label: string): boolean {
+  try {
+    const fd = openSync(file, 'r');
+    try {
+      const want = Buffer.byteLength(label);
+      const head = Buffer.alloc(8 + want);
+      const n = readSync(fd, head, 0, head.length, 0);
+      return n === head.length && head.toString('latin1', 0, 4) === GRAPH_MAGIC && head.readUInt32LE(4) === want && head.toString('utf8', 8) === label;
+    } finally {
+      closeSync(fd);
+    }
+  } catch {
+    return false;
+  }
+}
+
 /** The file's bytes if it can be read and starts with `magic` (and holds at least 8 bytes); else undefined. */
 function readMarked(file: string, magic: string): Buffer | undefined {
   let bytes: Buffer;

@@ -5,6 +5,8 @@
 import { closeSync, openSync, readSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { BuildContext } from '../model/index.js';
+// Types only: a query must not load the source stage.
+import type { Stat } from '../source/index.js';
 import { GraphStore, type Manifest, type StoreBytes } from '../graph/store.js';
 import { cacheKey } from './key.js';
 // The addon loader alone, not the parse stage's entry: a query must not load the parser.
@@ -103,20 +105,48 @@ export function readStore(opts: StoreLocation): GraphStore | undefined {
 }
 
 /**
- * Each scanned Go file and package dir with its size and mtime. A file added to or removed from a
+ * Each scanned Go file and package dir with its size and mtime: as `statOf` gives them (the scan's,
+ * taken before the files were read), else stat'ed now. A file added to or removed from a
  * package dir changes the dir's mtime, which the manifest also records.
  */
-export function manifestOf(root: string, files: string[]): Manifest {
+export function manifestOf(root: string, files: string[], statOf?: (rel: string) => Stat | undefined): Manifest {
   const dirs = new Set(files.map((f) => f.slice(0, Math.max(0, f.lastIndexOf('/')))));
-  const paths = [...files, ...dirs].map((p) => join(root, p));
+  const rels = [...files, ...dirs];
+  const paths = rels.map((p) => join(root, p));
   const sizes: number[] = [];
   const mtimes: number[] = [];
-  for (const p of paths) {
+  for (const [i, p] of paths.entries()) {
+    const known = statOf?.(rels[i]);
+    if (known) {
+      sizes.push(known[0]);
+      mtimes.push(known[1]);
+      continue;
+    }
     const st = statSync(p, { throwIfNoEntry: false });
     sizes.push(st ? (st.isDirectory() ? -1 : st.size) : -2);
     mtimes.push(st ? st.mtimeMs : 0);
   }
   return { paths, sizes, mtimes };
+}
+
+export function sameManifest(a: Manifest, b: Manifest): boolean {
+  const n = a.paths.length;
+  if (b.paths.length !== n) return false;
+  for (let i = 0; i < n; i++) if (a.paths[i] !== b.paths[i] || a.sizes[i] !== b.sizes[i] || a.mtimes[i] !== b.mtimes[i]) return false;
+  return true;
+}
+
+/** The stats of many paths (see StatMany in source/snapshot.ts): on the C check's threads when it is built. */
+export function statPaths(paths: string[]): ArrayLike<number> {
+  const check = freshCheck();
+  if (check) return check.statAll(Buffer.from(paths.join('\n')), paths.length);
+  const out: number[] = [];
+  for (const p of paths) {
+    const st = statSync(p, { throwIfNoEntry: false });
+    if (st) out.push(st.isDirectory() ? -1 : st.isFile() ? st.size : -3, st.mtimeMs, st.ctimeMs, st.ino);
+    else out.push(-2, 0, 0, 0);
+  }
+  return out;
 }
 
 export function manifestFresh(m: Manifest, native = true): boolean {
@@ -135,6 +165,8 @@ interface FreshCheck {
   /** The same check on threads of its own; finish(handle) waits for it and answers as firstStale. */
   start(paths: Buffer, sizes: Float64Array, mtimes: Float64Array): object;
   finish(handle: object): number;
+  /** Four numbers per path (size, mtimeMs, ctimeMs, ino), as Stat in source/tree.ts. */
+  statAll(paths: Buffer, count: number): Float64Array;
 }
 
 let addon: FreshCheck | null | undefined;

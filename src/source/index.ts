@@ -12,3 +12,6 @@ export { computeScope } from './scope.js';
 export { defaultCacheDir, resolveSourceDir } from './locate.js';
 export { DEFAULT_REF, DEFAULT_REPO_URL, fetchRelease, SPARSE_DIRS } from './fetch.js';
 export type { FetchOptions } from './fetch.js';
+export { RACY_MS, scanSource, statEach } from './snapshot.js';
+export type { ScanOptions, SourceScan, SourceSnapshot, StatMany } from './snapshot.js';
+export type { Stat } from './tree.js';

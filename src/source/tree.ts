@@ -5,7 +5,7 @@ import { SourceError } from './errors.js';
 import { parseGoMod } from './gomod.js';
 import { scanHeader, type GoHeader } from './header.js';
 import { factsFromHeader, isActive } from './match.js';
-import type { GoFile, PackageOrigin, SourcePackage, SourceTree } from './types.js';
+import type { GoFile, PackageOrigin, ScanRecord, SourcePackage, SourceTree } from './types.js';
 
 const KUBERNETES_MODULE = 'k8s.io/kubernetes';
 const NO_SOURCE_HINT = 'pass --source DIR (or set KUBELET_ATLAS_SOURCE) to a Kubernetes checkout, or leave both unset to clone v1.28.0';
@@ -14,8 +14,14 @@ const NO_SOURCE_HINT = 'pass --source DIR (or set KUBELET_ATLAS_SOURCE) to a Kub
  * Walks a Kubernetes checkout and lists every Go package with its files and their build status.
  * Throws SourceError when the folder is not a usable checkout; problems inside it become diagnostics.
  */
-export function openTree(root: string, ctx: BuildContext): SourceTree {
+export function openTree(root: string, ctx: BuildContext, cache?: WalkCache): SourceTree {
   const abs = path.resolve(root);
+  const scanStart = Date.now();
+  const scan: ScanRecord = { scanStart, paths: [], stats: [] };
+  const goMod = path.join(abs, 'go.mod');
+  // The stat before the read, as for every path the scan records (see ScanRecord).
+  scan.paths.push(goMod);
+  scan.stats.push(...(cache?.stat(goMod) ?? statNow(goMod)));
   const mod = readModule(abs);
   const diagnostics: Diagnostic[] = [];
   if (!isDir(path.join(abs, 'pkg', 'kubelet'))) {
@@ -24,10 +30,10 @@ export function openTree(root: string, ctx: BuildContext): SourceTree {
       message: `${abs} has no pkg/kubelet directory; the default scope will be empty`,
     });
   }
-  const walker = new Walker(abs, mod.modulePath, ctx, diagnostics);
+  const walker = new Walker(abs, mod.modulePath, ctx, diagnostics, scan, cache);
   walker.run();
   const tree: SourceTree = {
-    root: abs, modulePath: mod.modulePath, packages: walker.packages, diagnostics, context: { ...ctx, tags: [...ctx.tags] },
+    root: abs, modulePath: mod.modulePath, packages: walker.packages, diagnostics, context: { ...ctx, tags: [...ctx.tags] }, scan,
   };
   if (mod.goVersion !== undefined) tree.goVersion = mod.goVersion;
   return tree;
@@ -66,6 +72,27 @@ function readModule(abs: string): { modulePath: string; goVersion?: string } {
   return mod.goVersion === undefined ? { modulePath: mod.modulePath } : { modulePath: mod.modulePath, goVersion: mod.goVersion };
 }
 
+/** A path's stat as the scan keeps it: size (-1 for a folder, -2 when stat fails, -3 for anything else not a file), mtime and ctime in ms, inode. */
+export type Stat = [size: number, mtimeMs: number, ctimeMs: number, ino: number];
+
+/** What an earlier scan lends a walk (see source/snapshot.ts). */
+export interface WalkCache {
+  /** The stat of `abs` taken before this walk began, for the paths the earlier scan recorded. */
+  stat(abs: string): Stat | undefined;
+  /** The earlier scan's record of a Go file whose stat was `stat` then and is now: its header need not be read again. */
+  file(abs: string, stat: Stat): GoFile | undefined;
+}
+
+export function statNow(abs: string): Stat {
+  let st: fs.Stats | undefined;
+  try {
+    st = fs.statSync(abs, { throwIfNoEntry: false });
+  } catch {
+    st = undefined;
+  }
+  return st ? [st.isDirectory() ? -1 : st.isFile() ? st.size : -3, st.mtimeMs, st.ctimeMs, st.ino] : [-2, 0, 0, 0];
+}
+
 /** How much of each file is read first; nearly every Go file's header and imports fit. */
 const HEAD_BYTES = 8192;
 /** How much of that block is decoded first. */
@@ -87,7 +114,17 @@ class Walker {
     private readonly modulePath: string,
     private readonly ctx: BuildContext,
     private readonly diagnostics: Diagnostic[],
+    private readonly scan: ScanRecord,
+    private readonly cache: WalkCache | undefined,
   ) {}
+
+  /** Records the stat of `abs` (taken now, or lent by the cache): always before the path is read. */
+  private record(abs: string): Stat {
+    const st = this.cache?.stat(abs) ?? statNow(abs);
+    this.scan.paths.push(abs);
+    this.scan.stats.push(...st);
+    return st;
+  }
 
   run(): void {
     const rootReal = fs.realpathSync(this.root);
@@ -99,6 +136,7 @@ class Walker {
   private walk(rel: string, real: string): void {
     this.seen.add(real);
     const absDir = rel === '' ? this.root : path.join(this.root, rel);
+    this.record(absDir);
     let entries: fs.Dirent[];
     try {
       entries = fs.readdirSync(absDir, { withFileTypes: true });
@@ -131,16 +169,15 @@ class Walker {
     const parentRel = childRel.includes('/') ? childRel.slice(0, childRel.lastIndexOf('/')) : '';
     if (!wantFile && skipDir(name, parentRel)) return;
     const abs = path.join(this.root, childRel);
-    let st: fs.Stats;
-    try {
-      st = fs.statSync(abs);
-    } catch {
+    // Recorded too: a link to nothing stays so only while the path it names is missing.
+    const [size] = this.record(abs);
+    if (size === -2) {
       this.diagnostics.push({ severity: 'info', code: 'source.broken-symlink', message: `${childRel} is a symlink to nothing; skipped`, file: childRel });
       return;
     }
-    if (st.isDirectory()) {
+    if (size === -1) {
       if (!skipDir(name, parentRel)) this.links.push({ rel: childRel, abs, parentReal });
-    } else if (st.isFile() && wantFile) {
+    } else if (wantFile && size >= 0) {
       goNames.push(name);
     }
   }
@@ -193,23 +230,21 @@ class Walker {
   private readFile(dir: string, name: string, importPath: string): GoFile | undefined {
     const rel = dir === '' ? name : `${dir}/${name}`;
     const abs = path.join(this.root, rel);
-    let size: number;
-    let header: GoHeader;
-    try {
-      ({ size, header } = this.readHeader(abs));
-    } catch (err) {
-      this.unreadable(rel, err);
-      return undefined;
+    const st = this.record(abs);
+    let file = this.cache?.file(abs, st);
+    if (file === undefined) {
+      let size: number;
+      let header: GoHeader;
+      try {
+        ({ size, header } = this.readHeader(abs));
+      } catch (err) {
+        this.unreadable(rel, err);
+        return undefined;
+      }
+      file = fileRecord(rel, abs, importPath, dir, size, header, this.ctx);
     }
-    const facts = factsFromHeader(name, header);
-    const file: GoFile = {
-      path: rel, abs, importPath, packageDir: dir, active: isActive(facts, this.ctx), size, imports: facts.imports,
-    };
-    if (facts.constraint !== undefined) file.constraint = facts.constraint;
-    if (header.packageName !== undefined) file.packageName = header.packageName;
-    if (facts.invalid !== undefined) {
-      file.invalid = facts.invalid;
-      this.diagnostics.push({ severity: 'warning', code: 'source.bad-header', message: `${rel}: ${facts.invalid}; treated as inactive`, file: rel });
+    if (file.invalid !== undefined) {
+      this.diagnostics.push({ severity: 'warning', code: 'source.bad-header', message: `${rel}: ${file.invalid}; treated as inactive`, file: rel });
     }
     return file;
   }
@@ -220,24 +255,7 @@ class Walker {
    * less keeps the garbage collector out of the walk's profile.
    */
   private readHeader(abs: string): { size: number; header: GoHeader } {
-    const fd = fs.openSync(abs, 'r');
-    let n: number;
-    let size: number;
-    try {
-      n = fs.readSync(fd, this.buf, 0, HEAD_BYTES, 0);
-      size = n < HEAD_BYTES ? n : fs.fstatSync(fd).size;
-    } finally {
-      fs.closeSync(fd);
-    }
-    for (const step of [FIRST_DECODE, n]) {
-      const partial = step < size;
-      // Cut a prefix back to a line end so no character or token is split.
-      const end = partial ? this.buf.lastIndexOf(10, Math.min(step, n) - 1) + 1 : n;
-      const header = scanHeader(this.buf.toString('utf8', 0, end), partial);
-      if (!header.needMore) return { size, header };
-      if (step >= n) break;
-    }
-    return { size, header: scanHeader(fs.readFileSync(abs, 'utf8'), false) };
+    return readHeader(abs, this.buf);
   }
 
   private unreadable(rel: string, err: unknown): void {
@@ -246,6 +264,50 @@ class Walker {
       severity: 'warning', code: 'source.unreadable', message: `cannot read ${rel} (${reason}); skipped`, file: rel,
       hint: 'check the permissions of the file or directory',
     });
+  }
+}
+
+function readHeader(abs: string, buf: Buffer): { size: number; header: GoHeader } {
+  const fd = fs.openSync(abs, 'r');
+  let n: number;
+  let size: number;
+  try {
+    n = fs.readSync(fd, buf, 0, HEAD_BYTES, 0);
+    size = n < HEAD_BYTES ? n : fs.fstatSync(fd).size;
+  } finally {
+    fs.closeSync(fd);
+  }
+  for (const step of [FIRST_DECODE, n]) {
+    const partial = step < size;
+    // Cut a prefix back to a line end so no character or token is split.
+    const end = partial ? buf.lastIndexOf(10, Math.min(step, n) - 1) + 1 : n;
+    const header = scanHeader(buf.toString('utf8', 0, end), partial);
+    if (!header.needMore) return { size, header };
+    if (step >= n) break;
+  }
+  return { size, header: scanHeader(fs.readFileSync(abs, 'utf8'), false) };
+}
+
+function fileRecord(rel: string, abs: string, importPath: string, dir: string, size: number, header: GoHeader, ctx: BuildContext): GoFile {
+  const name = rel.slice(rel.lastIndexOf('/') + 1);
+  const facts = factsFromHeader(name, header);
+  const file: GoFile = { path: rel, abs, importPath, packageDir: dir, active: isActive(facts, ctx), size, imports: facts.imports };
+  if (facts.constraint !== undefined) file.constraint = facts.constraint;
+  if (header.packageName !== undefined) file.packageName = header.packageName;
+  if (facts.invalid !== undefined) file.invalid = facts.invalid;
+  return file;
+}
+
+/**
+ * A Go file's record read again from its header, as a walk makes it, for a file already known to the
+ * scan (`old`); undefined when it cannot be read.
+ */
+export function rescanFile(old: GoFile, ctx: BuildContext): GoFile | undefined {
+  try {
+    const { size, header } = readHeader(old.abs, Buffer.allocUnsafe(HEAD_BYTES));
+    return fileRecord(old.path, old.abs, old.importPath, old.packageDir, size, header, ctx);
+  } catch {
+    return undefined;
   }
 }
 

@@ -43,6 +43,21 @@ export interface SourceTree {
   diagnostics: Diagnostic[];
   /** The context the `active` flags were computed with (set by openTree). */
   context?: BuildContext;
+  /** What the walk looked at, and when (set by openTree). */
+  scan?: ScanRecord;
+}
+
+/**
+ * Every path a walk stat'ed (go.mod, each folder before it was listed, each Go file before its header
+ * was read), with that stat: four numbers per path in `stats` (see Stat in tree.ts). Taken before the
+ * read, a stat that is still the same later shows the bytes read then are the bytes now, unless the
+ * path changed in the same clock tick as its stat (see source/snapshot.ts).
+ */
+export interface ScanRecord {
+  /** Date.now() when the walk began. */
+  scanStart: number;
+  paths: string[];
+  stats: number[];
 }
 
 export type Scope = 'default' | 'all';

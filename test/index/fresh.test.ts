@@ -4,10 +4,12 @@
  */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { cpSync, mkdtempSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync, readFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readdirSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
-import { manifestFresh, manifestOf, nativeFreshCheckInUse } from '../../src/index/stored.js';
+import { manifestFresh, manifestOf, nativeFreshCheckInUse, statPaths } from '../../src/index/stored.js';
+import { statEach } from '../../src/source/index.js';
+import { spawnSync } from 'node:child_process';
 
 const fixture = resolve('test/fixtures/go/kubelike');
 
@@ -75,4 +77,27 @@ describe('manifest freshness', () => {
     utimesSync(last, new Date(), new Date(Date.now() + 7000));
     assert.equal(fresh(m), false, 'the last path of the last range');
   });
+
+  it(nativeFreshCheckInUse() ? 'statAll in C gives what statSync gives, path by path' : 'statSync stats (the C check is not built here)', () => {
+    const root = mkdtempSync(join(tmpdir(), 'ka-stat-'));
+    const paths: string[] = [root, join(root, 'missing.go'), join(root, 'dangling.go')];
+    symlinkSync(join(root, 'nowhere.go'), join(root, 'dangling.go'));
+    mkfifoOr(join(root, 'pipe'), paths);
+    for (let i = 0; i < 700; i++) {
+      const abs = join(root, `f${i}.go`);
+      writeFileSync(abs, 'x'.repeat(i));
+      paths.push(abs);
+    }
+    const js = statEach(paths);
+    assert.deepEqual(Array.from(statPaths(paths)), js);
+    assert.deepEqual(js.slice(0, 12).filter((_, k) => k % 4 === 0), [-1, -2, -2]);
+    assert.equal(js[4 * (paths.length - 1)], 699);
+  });
 });
+
+/** A FIFO at `abs`, added to `paths`, where mkfifo exists (a path that is neither a file nor a folder: size -3). */
+function mkfifoOr(abs: string, paths: string[]): void {
+  if (spawnSync('mkfifo', [abs]).status !== 0) return;
+  paths.push(abs);
+  assert.equal(statEach([abs])[0], -3);
+}

@@ -1,0 +1,350 @@
+/**
+ * The source stage without reading the tree again. A scan (openTree + computeScope) reads the header
+ * of every Go file in the checkout; the build after it reads and hashes every file in scope. Kept with
+ * the stat each path had before it was read, that work is reused for every path whose stat is still the
+ * same: size, mtime, ctime and inode.
+ *
+ * - Nothing structural changed (go.mod and every folder as they were, each changed file's header
+ *   giving the record it gave): the scope is the snapshot's, and only the changed files are read. No
+ *   folder is listed, and only the scope's records are decoded.
+ * - Otherwise the tree is walked again, and only the headers of files whose stat moved are read.
+ *
+ * A stat taken in the same clock tick as a later write would hide it. As git does with its index, a
+ * path whose recorded mtime or ctime falls within RACY_MS of the scan's start is not trusted: its
+ * file is read again (its folder is listed again).
+ */
+import path from 'node:path';
+import type { BuildContext, Diagnostic } from '../model/index.js';
+import { sameContext } from './context.js';
+import { computeScope } from './scope.js';
+import { openTree, rescanFile, statNow, type Stat, type WalkCache } from './tree.js';
+import type { GoFile, Scope, SourcePackage, SourceTree } from './types.js';
+
+/** Bumped when what a scan records, or how, changes. */
+const SNAPSHOT_FORMAT = 1;
+
+/** How close to a scan's start a recorded time must be for the path to be read again. Coarse file systems tick in seconds. */
+export const RACY_MS = 2000;
+
+/**
+ * What a scan keeps for the next one, as it is kept on disk and read: every string once, records as
+ * integer columns, paths relative to the root. As objects, v1.28's tree was 7.2 MB and took 170 ms to
+ * read; this is about 2 MB, and a scan that reuses it decodes only the records of the scope.
+ */
+export interface SourceSnapshot {
+  format: number;
+  root: string;
+  ctx: BuildContext;
+  scope: Scope;
+  modulePath: string;
+  goVersion?: string;
+  scanStart: number;
+  /** Every string of the records once, '\0'-joined: one string to read, split once. */
+  strings: string;
+  /** Per package: import path, dir, origin (ORIGINS index, -1 none), first file, file count. */
+  packages: Int32Array;
+  /** Per file: path, package name, constraint, invalid (string or -1), active, first import, import count. */
+  files: Int32Array;
+  imports: Int32Array;
+  sizes: Float64Array;
+  /** The walk's diagnostics, then the scope's. */
+  diagnostics: Diagnostic[];
+  /** The scope's packages, as indices into `packages`. */
+  scoped: Int32Array;
+  /** The scan's paths relative to the root ('' for the root), as strings, in the order of `stats`. */
+  scanPaths: Int32Array;
+  /** Four numbers per scan path (see Stat). */
+  stats: Float64Array;
+  /** The content hash the build took of each file in scope, in the scope's order, '\n'-joined ('' when it was not read). */
+  hashes: string;
+}
+
+const ORIGINS = ['module', 'staging', 'vendor'] as const;
+const PACKAGE_COLUMNS = 5;
+const FILE_COLUMNS = 7;
+
+/** The stats of many paths at once, four numbers per path as Stat (the index stage passes the C version). */
+export type StatMany = (paths: string[]) => ArrayLike<number>;
+
+export interface SourceScan {
+  root: string;
+  modulePath: string;
+  /** The scope's packages, sorted by import path. */
+  packages: SourcePackage[];
+  /** The walk's diagnostics, then the scope's. */
+  diagnostics: Diagnostic[];
+  /** How much of the earlier snapshot was reused: 'tree' (no folder listed), 'headers' (a walk), 'none'. */
+  reused: 'tree' | 'headers' | 'none';
+  /** Whether the snapshot to keep differs from the earlier one (a stat moved, a walk ran). */
+  changed: boolean;
+  /** The stat this scan recorded for a path relative to the root, if it saw it. */
+  statOf(rel: string): Stat | undefined;
+  /** Per file of the scope, in order: the earlier build's content hash when the file's stat has not moved since. */
+  knownHashes(): (string | undefined)[];
+  /** What to keep for the next scan, with the content hash of each file of the scope, in order ('' when unread); undefined when it cannot be kept. */
+  snapshot(hashes: string[]): SourceSnapshot | undefined;
+}
+
+export interface ScanOptions {
+  /** What the last scan kept; without it the tree is walked and every header read. */
+  previous?: SourceSnapshot;
+  statMany?: StatMany;
+  /** The racy window (default RACY_MS); tests that write files and scan at once pass 0. */
+  racyMs?: number;
+}
+
+export function scanSource(root: string, ctx: BuildContext, scope: Scope, opts: ScanOptions = {}): SourceScan {
+  const { previous, statMany = statEach, racyMs = RACY_MS } = opts;
+  const abs = path.resolve(root);
+  const prev = previous && usable(previous, abs, ctx, scope) ? previous : undefined;
+  if (!prev) return walked(openTree(abs, ctx), scope, ctx, 'none', undefined);
+  const scanStart = Date.now();
+  const strings = prev.strings.split('\0');
+  const rels = Array.from(prev.scanPaths, (i) => strings[i]);
+  const now = statMany(rels.map((r) => absOf(abs, r)));
+  const s = prev.stats;
+  const racy = prev.scanStart - racyMs;
+  // 1 where the path's stat is the one recorded and was not taken in a racy tick.
+  const trusted = new Uint8Array(rels.length);
+  for (let i = 0, o = 0; i < rels.length; i++, o += 4) {
+    trusted[i] = Number(s[o] === now[o] && s[o + 1] === now[o + 1] && s[o + 2] === now[o + 2] && s[o + 3] === now[o + 3] && s[o + 1] < racy && s[o + 2] < racy);
+  }
+  const decoder = new Decoder(prev, strings);
+  const fast = reuseTree(prev, decoder, rels, now, trusted, ctx, scanStart);
+  if (fast) return fast;
+  // go.mod (the first path) decides every import path: when it moved, no header is reused.
+  const scanIndex = new Map(rels.map((r, i) => [absOf(abs, r), i]));
+  const cache: WalkCache | undefined = trusted[0]
+    ? {
+      stat: (p) => {
+        const i = scanIndex.get(p);
+        return i === undefined ? undefined : [now[4 * i], now[4 * i + 1], now[4 * i + 2], now[4 * i + 3]];
+      },
+      file: (p) => {
+        const i = scanIndex.get(p);
+        const f = i !== undefined && trusted[i] ? decoder.fileIndex(rels[i]) : undefined;
+        return f === undefined ? undefined : decoder.file(f);
+      },
+    }
+    : undefined;
+  return walked(openTree(abs, ctx, cache), scope, ctx, 'headers', { prev, rels, strings, trusted });
+}
+
+/**
+ * A snapshot of this root, context and scope. Every path whose state a walk acted on has its stat in
+ * it: a folder or file that could not be read comes back with a new ctime (chmod), a link to nothing
+ * with its target's stat.
+ */
+function usable(prev: SourceSnapshot, root: string, ctx: BuildContext, scope: Scope): boolean {
+  return prev.format === SNAPSHOT_FORMAT && prev.root === root && prev.scope === scope && sameContext(prev.ctx, ctx);
+}
+
+function absOf(root: string, rel: string): string {
+  return rel === '' ? root : root + path.sep + rel;
+}
+
+/** Records of a snapshot made into objects, one at a time. */
+class Decoder {
+  private byPath?: Map<string, number>;
+  constructor(private readonly snap: SourceSnapshot, private readonly str: string[]) {}
+
+  /** File `f` of the snapshot, in its package `pkg` (found when not given). */
+  file(f: number, pkg = this.packageOf(f)): GoFile {
+    const { str } = this;
+    const { files, packages, imports: ids } = this.snap;
+    const o = f * FILE_COLUMNS;
+    const rel = str[files[o]];
+    const imports: string[] = [];
+    for (let k = files[o + 5], end = k + files[o + 6]; k < end; k++) imports.push(str[ids[k]]);
+    const file: GoFile = {
+      path: rel, abs: absOf(this.snap.root, rel), importPath: str[packages[pkg * PACKAGE_COLUMNS]], packageDir: str[packages[pkg * PACKAGE_COLUMNS + 1]],
+      active: files[o + 4] === 1, size: this.snap.sizes[f], imports,
+    };
+    if (files[o + 2] >= 0) file.constraint = str[files[o + 2]];
+    if (files[o + 1] >= 0) file.packageName = str[files[o + 1]];
+    if (files[o + 3] >= 0) file.invalid = str[files[o + 3]];
+    return file;
+  }
+
+  package(p: number): SourcePackage {
+    const { str } = this;
+    const { packages } = this.snap;
+    const o = p * PACKAGE_COLUMNS;
+    const files: GoFile[] = [];
+    for (let f = packages[o + 3], end = f + packages[o + 4]; f < end; f++) files.push(this.file(f, p));
+    const pkg: SourcePackage = { importPath: str[packages[o]], dir: str[packages[o + 1]], files };
+    if (packages[o + 2] >= 0) pkg.origin = ORIGINS[packages[o + 2]];
+    return pkg;
+  }
+
+  /** This decoder with other sizes (the changed files'). */
+  withSizes(sizes: Float64Array): Decoder {
+    return new Decoder({ ...this.snap, sizes }, this.str);
+  }
+
+  /** The index of the file at `rel`, if the snapshot has its record. */
+  fileIndex(rel: string): number | undefined {
+    if (!this.byPath) {
+      const { str } = this;
+      const { files } = this.snap;
+      this.byPath = new Map();
+      for (let f = 0, o = 0; o < files.length; f++, o += FILE_COLUMNS) this.byPath.set(str[files[o]], f);
+    }
+    return this.byPath.get(rel);
+  }
+
+  private packageOf(f: number): number {
+    const { packages } = this.snap;
+    for (let o = 0; o < packages.length; o += PACKAGE_COLUMNS) if (f >= packages[o + 3] && f < packages[o + 3] + packages[o + 4]) return o / PACKAGE_COLUMNS;
+    throw new Error(`snapshot: file ${f} is in no package`);
+  }
+}
+
+/**
+ * When no folder and not go.mod moved, and each Go file whose stat moved still gives the record it
+ * gave (package, constraint, imports: all a scope is made of), the snapshot's scope is the scope a
+ * walk would find. The next snapshot is this one with those files' stats and sizes moved.
+ */
+function reuseTree(prev: SourceSnapshot, decoder: Decoder, rels: string[], now: ArrayLike<number>, trusted: Uint8Array, ctx: BuildContext, scanStart: number): SourceScan | undefined {
+  const moved: [scanAt: number, file: number, size: number][] = [];
+  for (let i = 0; i < rels.length; i++) {
+    if (trusted[i]) continue;
+    const f = decoder.fileIndex(rels[i]);
+    // A folder, go.mod, or a file the walk could not read.
+    if (f === undefined || now[4 * i] < 0) return undefined;
+    const old = decoder.file(f);
+    const record = rescanFile(old, ctx);
+    if (!record || !sameRecord(old, record)) return undefined;
+    moved.push([i, f, record.size]);
+  }
+  const stats = moved.length > 0 ? Float64Array.from(prev.stats) : prev.stats;
+  const sizes = moved.length > 0 ? Float64Array.from(prev.sizes) : prev.sizes;
+  for (const [i, f, size] of moved) {
+    for (let k = 0; k < 4; k++) stats[4 * i + k] = now[4 * i + k];
+    sizes[f] = size;
+  }
+  const next = moved.length > 0 ? decoder.withSizes(sizes) : decoder;
+  const packages = Array.from(prev.scoped, (p) => next.package(p));
+  const statIndex = lazyIndex(rels);
+  const hashes = prev.hashes.split('\n');
+  return {
+    root: prev.root,
+    modulePath: prev.modulePath,
+    packages,
+    diagnostics: prev.diagnostics,
+    reused: 'tree',
+    changed: moved.length > 0,
+    statOf: (rel) => statAt(stats, statIndex().get(rel)),
+    knownHashes: () => {
+      let k = 0;
+      return packages.flatMap((p) => p.files.map((f) => {
+        const h = hashes[k++];
+        return h && trusted[statIndex().get(f.path)!] ? h : undefined;
+      }));
+    },
+    snapshot: (next) => ({ ...prev, scanStart: moved.length > 0 ? scanStart : prev.scanStart, stats, sizes, hashes: next.join('\n') }),
+  };
+}
+
+function lazyIndex(rels: string[]): () => Map<string, number> {
+  let index: Map<string, number> | undefined;
+  return () => (index ??= new Map(rels.map((r, i) => [r, i])));
+}
+
+function statAt(stats: ArrayLike<number>, i: number | undefined): Stat | undefined {
+  return i === undefined ? undefined : [stats[4 * i], stats[4 * i + 1], stats[4 * i + 2], stats[4 * i + 3]];
+}
+
+function sameRecord(a: GoFile, b: GoFile): boolean {
+  return a.packageName === b.packageName && a.constraint === b.constraint && a.invalid === b.invalid && a.active === b.active &&
+    (a.imports ?? []).join('\n') === (b.imports ?? []).join('\n');
+}
+
+/** A scan that walked the tree; `from` is the snapshot whose hashes it may reuse. */
+function walked(tree: SourceTree, scope: Scope, ctx: BuildContext, reused: SourceScan['reused'], from: { prev: SourceSnapshot; rels: string[]; strings: string[]; trusted: Uint8Array } | undefined): SourceScan {
+  const scoped = computeScope(tree, scope, ctx);
+  const scan = tree.scan!;
+  const prefix = tree.root + path.sep;
+  const rels = scan.paths.map((p) => (p === tree.root ? '' : p.startsWith(prefix) ? p.slice(prefix.length) : p));
+  const statIndex = lazyIndex(rels);
+  return {
+    root: tree.root,
+    modulePath: tree.modulePath,
+    packages: scoped.packages,
+    diagnostics: [...tree.diagnostics, ...scoped.diagnostics],
+    reused,
+    changed: true,
+    statOf: (rel) => statAt(scan.stats, statIndex().get(rel)),
+    knownHashes() {
+      const out: (string | undefined)[] = [];
+      if (!from) return scoped.packages.flatMap((p) => p.files.map(() => undefined));
+      // The earlier snapshot's hashes by path, where that file's stat was trusted this time.
+      const { prev, rels: prevRels, strings, trusted } = from;
+      const prevAt = new Map(prevRels.map((r, i) => [r, i]));
+      const prevHashes = prev.hashes.split('\n');
+      const old = new Map<string, string>();
+      let k = 0;
+      for (const p of prev.scoped) {
+        const o = p * PACKAGE_COLUMNS;
+        for (let f = prev.packages[o + 3], end = f + prev.packages[o + 4]; f < end; f++, k++) {
+          const rel = strings[prev.files[f * FILE_COLUMNS]];
+          const at = prevAt.get(rel);
+          if (prevHashes[k] && at !== undefined && trusted[at]) old.set(rel, prevHashes[k]);
+        }
+      }
+      for (const p of scoped.packages) for (const f of p.files) out.push(old.get(f.path));
+      return out;
+    },
+    snapshot: (hashes) => packTree(tree, scoped.packages, scoped.diagnostics, rels, scope, ctx, hashes),
+  };
+}
+
+function packTree(tree: SourceTree, scopedPackages: SourcePackage[], scopeDiagnostics: Diagnostic[], rels: string[], scope: Scope, ctx: BuildContext, hashes: string[]): SourceSnapshot | undefined {
+  const strings: string[] = [];
+  const ids = new Map<string, number>();
+  const id = (x: string | undefined): number => {
+    if (x === undefined) return -1;
+    let i = ids.get(x);
+    if (i === undefined) {
+      i = strings.length;
+      strings.push(x);
+      ids.set(x, i);
+    }
+    return i;
+  };
+  const pkgs = [...tree.packages.values()];
+  const packages = new Int32Array(pkgs.length * PACKAGE_COLUMNS);
+  const nfiles = pkgs.reduce((n, p) => n + p.files.length, 0);
+  const files = new Int32Array(nfiles * FILE_COLUMNS);
+  const sizes = new Float64Array(nfiles);
+  const imports: number[] = [];
+  const pkgIndex = new Map<string, number>();
+  let f = 0;
+  pkgs.forEach((p, i) => {
+    pkgIndex.set(p.importPath, i);
+    packages.set([id(p.importPath), id(p.dir), p.origin === undefined ? -1 : ORIGINS.indexOf(p.origin), f, p.files.length], i * PACKAGE_COLUMNS);
+    for (const file of p.files) {
+      const from = imports.length;
+      for (const imp of file.imports ?? []) imports.push(id(imp));
+      files.set([id(file.path), id(file.packageName), id(file.constraint), id(file.invalid), Number(file.active), from, imports.length - from], f * FILE_COLUMNS);
+      sizes[f++] = file.size;
+    }
+  });
+  const scanPaths = Int32Array.from(rels, id);
+  // The table is '\0'-joined; a string holding one (a header no Go file has) leaves this tree unkept.
+  if (strings.some((x) => x.includes('\0'))) return undefined;
+  const snap: SourceSnapshot = {
+    format: SNAPSHOT_FORMAT, root: tree.root, ctx: { ...ctx, tags: [...ctx.tags] }, scope, modulePath: tree.modulePath, scanStart: tree.scan!.scanStart,
+    strings: strings.join('\0'), packages, files, imports: Int32Array.from(imports), sizes, diagnostics: [...tree.diagnostics, ...scopeDiagnostics],
+    scoped: Int32Array.from(scopedPackages, (p) => pkgIndex.get(p.importPath)!), scanPaths, stats: Float64Array.from(tree.scan!.stats), hashes: hashes.join('\n'),
+  };
+  if (tree.goVersion !== undefined) snap.goVersion = tree.goVersion;
+  return snap;
+}
+
+/** StatMany by one statSync per path (when the C version is not built). */
+export function statEach(paths: string[]): number[] {
+  const out: number[] = [];
+  for (const p of paths) out.push(...statNow(p));
+  return out;
+}

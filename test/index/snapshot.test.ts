@@ -1,0 +1,108 @@
+/**
+ * Builds over the source snapshot: a file whose stat is unchanged is not read, and every build gives
+ * the graph a build from nothing gives, whatever changed, however damaged the snapshot.
+ */
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { appendFileSync, cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { deserialize, serialize } from 'node:v8';
+import { buildIndex, indexDir, type IndexOptions } from '../../src/index/build.js';
+import { defaultBuildContext, type SourceSnapshot } from '../../src/source/index.js';
+import { packGraph, unpackGraph } from '../../src/graph/pack.js';
+import type { Graph } from '../../src/model/index.js';
+
+const fixture = resolve('test/fixtures/go/kubelike');
+
+/**
+ * A copy of the fixture and a cache. No racy window: the files were written a moment ago, and with
+ * one every stat would be distrusted (test/source/snapshot.test.ts covers the window).
+ */
+function tree(): IndexOptions {
+  const root = mkdtempSync(join(tmpdir(), 'ka-snap-tree-'));
+  cpSync(fixture, root, { recursive: true });
+  return { root, ctx: defaultBuildContext(), cacheDir: mkdtempSync(join(tmpdir(), 'ka-snap-cache-')), workers: 0, racyMs: -Infinity };
+}
+
+function fresh(loc: IndexOptions): Graph {
+  return normal(buildIndex({ ...loc, cacheDir: mkdtempSync(join(tmpdir(), 'ka-snap-cache-')), fresh: true }).graph);
+}
+
+function normal(g: Graph): Graph {
+  return unpackGraph(packGraph(g));
+}
+
+const sourceFile = (loc: IndexOptions) => join(indexDir(loc), 'source.v8');
+
+describe('builds over the source snapshot', () => {
+  it('reads no file whose stat is unchanged, and one edited file alone', () => {
+    const loc = tree();
+    const first = buildIndex(loc);
+    assert.equal(first.files.read, first.files.total);
+    const warm = buildIndex(loc);
+    assert.equal(warm.files.read, 0);
+    assert.equal(warm.files.parsed, 0);
+    appendFileSync(join(loc.root, 'pkg/kubelet/kubelet.go'), '\n// a note\n');
+    const edited = buildIndex(loc);
+    assert.equal(edited.files.read, 1);
+    assert.equal(edited.cutOff, 'facts');
+    assert.deepEqual(normal(edited.graph), fresh(loc));
+    appendFileSync(join(loc.root, 'pkg/kubelet/kubelet.go'), '\nfunc snapshotProbe(kl *Kubelet) { kl.syncLoop(nil, nil) }\n');
+    const resolved = buildIndex(loc);
+    assert.equal(resolved.files.read, 1);
+    assert.equal(resolved.cutOff, undefined);
+    assert.deepEqual(normal(resolved.graph), fresh(loc));
+  });
+
+  it('a file that gains an import of a package out of scope brings it in', () => {
+    const loc = tree();
+    mkdirSync(join(loc.root, 'pkg/outside'));
+    writeFileSync(join(loc.root, 'pkg/outside/outside.go'), 'package outside\n\nfunc Helper() {}\n');
+    buildIndex(loc);
+    const before = buildIndex(loc).graph.stats.packages;
+    const file = join(loc.root, 'pkg/kubelet/kubelet.go');
+    writeFileSync(file, readFileSync(file, 'utf8').replace(/^import \(/m, 'import (\n\t_ "k8s.io/kubernetes/pkg/outside"'));
+    const again = buildIndex(loc);
+    assert.deepEqual(normal(again.graph), fresh(loc));
+    assert.ok(again.graph.stats.packages > before, 'pkg/outside joined the scope');
+  });
+
+  it('parses files the facts pack lost, reading them then', () => {
+    const loc = tree();
+    const first = buildIndex(loc);
+    rmSync(join(indexDir(loc), 'facts.bin'));
+    appendFileSync(join(loc.root, 'pkg/kubelet/kubelet.go'), '\nfunc snapshotProbe(kl *Kubelet) { kl.syncLoop(nil, nil) }\n');
+    const again = buildIndex(loc);
+    assert.equal(again.files.read, 1, 'read in the read stage: the edited file');
+    assert.equal(again.files.parsed, first.files.total, 'parsed: all of them');
+    assert.deepEqual(normal(again.graph), fresh(loc));
+  });
+
+  it('builds again from nothing when a file it did not read gives other bytes than its recorded hash', () => {
+    const loc = tree();
+    buildIndex(loc);
+    // The snapshot says kubelet.go has other bytes (as if it changed without its stat moving), and
+    // there are no facts to take instead: the build must read it, sees the mismatch, and starts over.
+    const snap = deserialize(readFileSync(sourceFile(loc))) as SourceSnapshot;
+    writeFileSync(sourceFile(loc), serialize({ ...snap, hashes: snap.hashes.split('\n').map((h) => h.replace(/^./, (c) => (c === '0' ? '1' : '0'))).join('\n') }));
+    rmSync(join(indexDir(loc), 'facts.bin'));
+    appendFileSync(join(loc.root, 'pkg/kubelet/pods.go'), '\nfunc snapshotProbe(kl *Kubelet) { kl.syncLoop(nil, nil) }\n');
+    const again = buildIndex(loc);
+    assert.equal(again.files.read, again.files.total, 'the second attempt read everything');
+    assert.deepEqual(normal(again.graph), fresh(loc));
+  });
+
+  it('takes a damaged or foreign snapshot for none', () => {
+    const loc = tree();
+    buildIndex(loc);
+    const expected = fresh(loc);
+    for (const bytes of [Buffer.from('not a snapshot'), serialize({ format: 1 }), serialize({ ...(deserialize(readFileSync(sourceFile(loc))) as object), scanPaths: 'wrong' })]) {
+      writeFileSync(sourceFile(loc), bytes);
+      appendFileSync(join(loc.root, 'pkg/kubelet/kubelet.go'), '\n// again\n');
+      const again = buildIndex(loc);
+      assert.equal(again.files.read, again.files.total);
+      assert.deepEqual(normal(again.graph), expected);
+    }
+  });
+});

@@ -1,0 +1,204 @@
+/**
+ * The source snapshot: a scan that reuses the last one gives what a scan from nothing gives, after every
+ * kind of change, and reads no more than it must.
+ */
+import { afterEach, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { deserialize, serialize } from 'node:v8';
+import { defaultBuildContext, scanSource, type SourceScan, type SourceSnapshot } from '../../src/source/index.js';
+import { GO_MOD, goFile, link, makeTree, removeTree, writeFile } from './helpers.js';
+
+const ctx = defaultBuildContext({});
+
+/** A small kubelet-shaped module: the kubelet imports a util package; another package is out of scope. */
+function tree(): string {
+  return makeTree({
+    'go.mod': GO_MOD,
+    'pkg/kubelet/kubelet.go': goFile('kubelet', ['"k8s.io/kubernetes/pkg/util/flock"']),
+    'pkg/kubelet/pods.go': goFile('kubelet'),
+    'pkg/kubelet/linux_only.go': goFile('kubelet', [], '//go:build linux'),
+    'pkg/util/flock/flock.go': goFile('flock'),
+    'pkg/util/other/other.go': goFile('other'),
+    'pkg/proxy/proxy.go': goFile('proxy'),
+  });
+}
+
+/** What a scan decides, as plain data: the scope's packages and files with their records, and the diagnostics. */
+function decided(scan: SourceScan): unknown {
+  return {
+    root: scan.root,
+    modulePath: scan.modulePath,
+    packages: scan.packages.map((p) => ({ ...p, files: p.files.map((f) => ({ ...f })) })),
+    diagnostics: scan.diagnostics,
+  };
+}
+
+/**
+ * No racy window at all: these tests write and scan within the same millisecond, where every stat is
+ * racy (the last test has the window).
+ */
+const NO_WINDOW = -Infinity;
+
+/** Scans with the snapshot and checks it against a scan from nothing. */
+function rescan(root: string, previous: SourceSnapshot | undefined): SourceScan {
+  const scan = scanSource(root, ctx, 'default', { previous, racyMs: NO_WINDOW });
+  assert.deepEqual(decided(scan), decided(scanSource(root, ctx, 'default')), 'the reused scan differs from a scan from nothing');
+  return scan;
+}
+
+/** The snapshot a build would keep, every file of the scope hashed (the hash is the file's path and size here). */
+function keep(scan: SourceScan): SourceSnapshot {
+  const snap = scan.snapshot(scan.packages.flatMap((p) => p.files.map((f) => `${f.path}:${fs.statSync(f.abs).size}`)));
+  assert.ok(snap, 'the snapshot can be kept');
+  return snap;
+}
+
+function sleep(ms: number): void {
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+}
+
+/** The paths fs.openSync opened while `f` ran (the walk reads headers through it). */
+function openedDuring(f: () => void): string[] {
+  const opened: string[] = [];
+  const open = fs.openSync;
+  fs.openSync = ((p: fs.PathLike, ...rest: unknown[]) => {
+    opened.push(String(p));
+    return (open as (...a: unknown[]) => number)(p, ...rest);
+  }) as typeof fs.openSync;
+  try {
+    f();
+  } finally {
+    fs.openSync = open;
+  }
+  return opened;
+}
+
+let root = '';
+afterEach(() => removeTree(root));
+
+describe('source snapshot', () => {
+  it('reuses everything when nothing changed, and lists no folder', () => {
+    root = tree();
+    const first = rescan(root, undefined);
+    assert.equal(first.reused, 'none');
+    const snap = keep(first);
+    const again = rescan(root, snap);
+    assert.equal(again.reused, 'tree');
+    assert.equal(again.changed, false);
+    assert.deepEqual(again.knownHashes(), again.packages.flatMap((p) => p.files.map((f) => `${f.path}:${f.size}`)));
+    // A snapshot that went through node:v8, as the index stores it.
+    assert.equal(rescan(root, deserialize(serialize(snap)) as SourceSnapshot).reused, 'tree');
+  });
+
+  it('an edited body: only that file is read again, and its new stat is kept', () => {
+    root = tree();
+    const snap = keep(rescan(root, undefined));
+    writeFile(root, 'pkg/kubelet/pods.go', goFile('kubelet') + '\nfunc more() {}\n');
+    const scan = rescan(root, snap);
+    assert.equal(scan.reused, 'tree');
+    assert.equal(scan.changed, true);
+    const known = scan.knownHashes();
+    const files = scan.packages.flatMap((p) => p.files.map((f) => f.path));
+    assert.deepEqual(files.filter((_, i) => known[i] === undefined), ['pkg/kubelet/pods.go']);
+    assert.equal(scan.packages.flatMap((p) => p.files).find((f) => f.path === 'pkg/kubelet/pods.go')!.size, fs.statSync(path.join(root, 'pkg/kubelet/pods.go')).size);
+    const next = rescan(root, keep(scan));
+    assert.equal(next.changed, false, 'the moved stat was kept');
+    assert.equal(next.statOf('pkg/kubelet/pods.go')![0], fs.statSync(path.join(root, 'pkg/kubelet/pods.go')).size);
+  });
+
+  it('a new import, a new file, a removed file, a changed constraint: walked again, same answer', () => {
+    root = tree();
+    let snap = keep(rescan(root, undefined));
+    const step = (change: () => void, expect: SourceScan['reused']) => {
+      change();
+      const scan = rescan(root, snap);
+      assert.equal(scan.reused, expect);
+      snap = keep(scan);
+      return scan;
+    };
+    let scan = step(() => writeFile(root, 'pkg/kubelet/pods.go', goFile('kubelet', ['"k8s.io/kubernetes/pkg/util/other"'])), 'headers');
+    assert.ok(scan.packages.some((p) => p.importPath === 'k8s.io/kubernetes/pkg/util/other'), 'the new import is in scope');
+    scan = step(() => writeFile(root, 'pkg/kubelet/added.go', goFile('kubelet', ['"k8s.io/kubernetes/pkg/proxy"'])), 'headers');
+    assert.ok(scan.packages.some((p) => p.importPath === 'k8s.io/kubernetes/pkg/proxy'));
+    scan = step(() => fs.rmSync(path.join(root, 'pkg/kubelet/added.go')), 'headers');
+    assert.ok(!scan.packages.some((p) => p.importPath === 'k8s.io/kubernetes/pkg/proxy'));
+    step(() => writeFile(root, 'pkg/kubelet/linux_only.go', goFile('kubelet', [], '//go:build windows')), 'headers');
+    step(() => writeFile(root, 'pkg/kubelet/pods.go', '//go:build ignore\n\n' + goFile('kubelet')), 'headers');
+    step(() => writeFile(root, 'pkg/kubelet/pods.go', goFile('other')), 'headers');
+  });
+
+  it('a walk reads again only the headers whose stat moved', () => {
+    root = tree();
+    const snap = keep(rescan(root, undefined));
+    // A new folder: the tree is walked, and of the Go files only the new one is opened.
+    writeFile(root, 'pkg/kubelet/sub/new.go', goFile('sub'));
+    const opened = openedDuring(() => {
+      const scan = scanSource(root, ctx, 'default', { previous: snap, racyMs: NO_WINDOW });
+      assert.equal(scan.reused, 'headers');
+    });
+    assert.deepEqual(opened.filter((p) => p.endsWith('.go')).map((p) => path.relative(root, p)), ['pkg/kubelet/sub/new.go']);
+    rescan(root, snap);
+  });
+
+  it('go.mod changed: every header is read again (import paths depend on it)', () => {
+    root = tree();
+    const snap = keep(rescan(root, undefined));
+    writeFile(root, 'go.mod', GO_MOD.replace('go 1.20', 'go 1.21'));
+    const scan = rescan(root, snap);
+    assert.equal(scan.reused, 'headers');
+    assert.ok(scan.knownHashes().every((h) => h !== undefined), 'no file changed, so every hash is still known');
+  });
+
+  it('a link to nothing is followed again once its target appears', () => {
+    root = tree();
+    link(root, 'pkg/kubelet/extra.go', '../../gen/extra.go');
+    const first = rescan(root, undefined);
+    assert.ok(first.diagnostics.some((d) => d.code === 'source.broken-symlink'));
+    const snap = keep(first);
+    assert.equal(rescan(root, snap).reused, 'tree', 'nothing moved');
+    writeFile(root, 'gen/extra.go', goFile('kubelet'));
+    const scan = rescan(root, snap);
+    assert.notEqual(scan.reused, 'tree');
+    assert.ok(scan.packages.flatMap((p) => p.files).some((f) => f.path === 'pkg/kubelet/extra.go'));
+  });
+
+  it('a folder that could not be listed is listed again once it can be', { skip: process.getuid?.() === 0 ? 'root reads any folder' : false }, () => {
+    root = tree();
+    const dir = path.join(root, 'pkg/util/flock');
+    fs.chmodSync(dir, 0o000);
+    try {
+      const snap = keep(rescan(root, undefined));
+      fs.chmodSync(dir, 0o755);
+      assert.notEqual(rescan(root, snap).reused, 'tree');
+    } finally {
+      fs.chmodSync(dir, 0o755);
+    }
+  });
+
+  it('does not trust a stat taken within the racy window of its scan', () => {
+    const window = 200;
+    root = tree();
+    sleep(window + 100);
+    const snap = keep(scanSource(root, ctx, 'default'));
+    // Unchanged, and written long enough before the scan: trusted.
+    const scan = scanSource(root, ctx, 'default', { previous: snap, racyMs: window });
+    assert.equal(scan.reused, 'tree');
+    assert.ok(scan.knownHashes().every((h) => h !== undefined));
+    // Written just before the scan that recorded it: read again, though nothing moved since.
+    writeFile(root, 'pkg/kubelet/pods.go', goFile('kubelet') + '\n// new\n');
+    const fresh = keep(scanSource(root, ctx, 'default', { previous: snap, racyMs: window }));
+    const after = scanSource(root, ctx, 'default', { previous: fresh, racyMs: window });
+    const files = after.packages.flatMap((p) => p.files.map((f) => f.path));
+    assert.deepEqual(files.filter((_, i) => after.knownHashes()[i] === undefined), ['pkg/kubelet/pods.go']);
+  });
+
+  it('a snapshot of another root, context or scope is not used', () => {
+    root = tree();
+    const snap = keep(rescan(root, undefined));
+    assert.equal(scanSource(root, defaultBuildContext({ tags: ['providerless'] }), 'default', { previous: snap, racyMs: NO_WINDOW }).reused, 'none');
+    assert.equal(scanSource(root, ctx, 'all', { previous: snap, racyMs: NO_WINDOW }).reused, 'none');
+    assert.equal(scanSource(root, ctx, 'default', { previous: { ...snap, root: '/elsewhere' }, racyMs: NO_WINDOW }).reused, 'none');
+  });
+});
