@@ -2,15 +2,16 @@
 import type { Edge } from '../model/index.js';
 import { channelProducers, edgesToTsv, isRuledOut, type CallTree } from '../graph/index.js';
 import { join } from 'node:path';
-import { loadIndex, withQueries, symbolArg, cacheDirOf, type CommonOptions, type Io } from './context.js';
+import { buildIndexResult, loadIndex, withQueries, symbolArg, cacheDirOf, type CommonOptions, type Io } from './context.js';
 import { UserError } from './errors.js';
 
 export async function indexCommand(o: CommonOptions & { unresolved?: boolean }, io: Io): Promise<number> {
-  const { result } = await loadIndex(o, io, true);
-  const g = result.graph;
+  const result = await buildIndexResult(o, io);
+  // The summary kept with the graph: the graph itself is decoded only to list unresolved sites.
+  const g = result.summary;
   const errors = g.diagnostics.filter((d) => d.severity === 'error');
   if (o.json) {
-    io.out(JSON.stringify({ stats: g.stats, files: result.files, timings: result.timings, parseThreads: result.parseThreads, fromCache: result.fromCache, cutOff: result.cutOff, diagnostics: g.diagnostics, unresolved: o.unresolved ? g.unresolved : undefined }, null, 2) + '\n');
+    io.out(JSON.stringify({ stats: g.stats, files: result.files, timings: result.timings, parseThreads: result.parseThreads, fromCache: result.fromCache, cutOff: result.cutOff, diagnostics: g.diagnostics, unresolved: o.unresolved ? result.graph.unresolved : undefined }, null, 2) + '\n');
     return errors.length ? 1 : 0;
   }
   const s = g.stats;
@@ -26,14 +27,13 @@ export async function indexCommand(o: CommonOptions & { unresolved?: boolean }, 
   const kinds = Object.keys(s).filter((k) => k.startsWith('edges.')).sort().map((k) => `${k.slice(6)} ${s[k]}`).join(', ');
   io.out(`  edges ${s.edges}: ${kinds}\n`);
   io.out(`  goroutine starts ${s.goroutines}, channel operations ${s.channelOps}\n`);
-  const reasons = countBy(g.unresolved.map((u) => u.reason));
-  io.out(`  unresolved call sites ${g.unresolved.length}: ${Object.entries(reasons).sort((a, b) => b[1] - a[1]).map(([r, n]) => `${r} ${n}`).join(', ')}\n`);
+  io.out(`  unresolved call sites ${g.unresolved}: ${g.unresolvedByReason.map(([r, n]) => `${r} ${n}`).join(', ')}\n`);
   io.out(`  diagnostics ${g.diagnostics.length} (${errors.length} errors)\n`);
   for (const d of g.diagnostics.filter((x) => x.severity !== 'info').slice(0, 20)) io.out(`    ${d.file ?? ''}${d.line ? ':' + d.line : ''}: ${d.severity}: ${d.message}\n`);
   if (o.unresolved) {
     io.out('\nunresolved call sites by reason:\n');
-    const byReason = new Map<string, typeof g.unresolved>();
-    for (const u of g.unresolved) byReason.set(u.reason, [...(byReason.get(u.reason) ?? []), u]);
+    const byReason = new Map<string, typeof result.graph.unresolved>();
+    for (const u of result.graph.unresolved) byReason.set(u.reason, [...(byReason.get(u.reason) ?? []), u]);
     for (const [reason, list] of [...byReason].sort((a, b) => b[1].length - a[1].length)) {
       io.out(`  ${reason} (${list.length})\n`);
       for (const u of list.slice(0, 200)) io.out(`    ${u.file}:${u.line}  ${u.callee}  in ${u.caller}\n`);
@@ -177,8 +177,3 @@ export async function channelsCommand(sym: string, o: CommonOptions, io: Io): Pr
   return 0;
 }
 
-function countBy(xs: string[]): Record<string, number> {
-  const out: Record<string, number> = {};
-  for (const x of xs) out[x] = (out[x] ?? 0) + 1;
-  return out;
-}

@@ -127,6 +127,11 @@ function withoutOptimizingCompiler<T>(fn: () => T): T {
   }
 }
 
+/** The index built or refreshed, with the progress bar: its graph decoded only if read (`index` reads the summary). */
+export async function buildIndexResult(o: CommonOptions, io: Io): Promise<IndexResult> {
+  return (await indexResult(o, io, true)).result;
+}
+
 export async function loadIndex(o: CommonOptions, io: Io, progress = false): Promise<Loaded> {
   const { result, root } = await indexResult(o, io, progress);
   return { result, table: new SymbolTable(result.graph.symbols), view: new GraphView(result.graph), root };
@@ -150,7 +155,8 @@ async function indexResult(o: CommonOptions, io: Io, progress = false, known?: s
     : undefined;
   try {
     const options = { root, ctx: buildContext(o), scope, cacheDir: cacheDirOf(o, io), onProgress };
-    // `index` always re-checks every file by content; queries trust an unchanged size+mtime manifest.
+    // `index` builds: every file whose stat moved since the last scan is read and hashed again (see
+    // source/snapshot.ts). Queries trust the store when no file's size or mtime moved.
     const { buildIndex, loadIndex: loadStoredIndex } = await import('../index/build.js');
     return { result: progress ? buildIndex(options) : loadStoredIndex(options), root };
   } catch (err) {

@@ -3,3 +3,4 @@ export { GraphView, edgesToTsv, isRuledOut, type CallTree, type Adjacency } from
 export { GraphStore, bufferBytes, encodeStore, moveStoreLines, restampPlan, restampStore, type Manifest, type StoreBytes } from './store.js';
 export { channelProducers, type ReceiveWithProducers } from './channels.js';
 export { remapLines, remapPackedLines } from './remap.js';
+export { summarize, type GraphSummary } from './pack.js';

@@ -128,3 +128,27 @@ export function unpackGraph(p: PackedGraph): Graph {
   }
   return { ...p.rest, edges, symbols, unresolved };
 }
+
+/**
+ * What `index` reports of a graph, small enough to keep beside it: its counts, its diagnostics and its
+ * unresolved call sites counted by reason. Taken from the packed graph, so a build that reuses a
+ * stored graph reports it without decoding it.
+ */
+export interface GraphSummary {
+  root: string;
+  stats: Record<string, number>;
+  diagnostics: Graph['diagnostics'];
+  unresolved: number;
+  /** Reason and count, most frequent first (ties by reason). */
+  unresolvedByReason: [reason: string, count: number][];
+}
+
+export function summarize(p: PackedGraph): GraphSummary {
+  const counts = new Map<string, number>();
+  for (let o = 4; o < p.unresolved.length; o += UNRES_W) {
+    const reason = p.strings[p.unresolved[o]];
+    counts.set(reason, (counts.get(reason) ?? 0) + 1);
+  }
+  const unresolvedByReason = [...counts].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+  return { root: p.rest.root, stats: p.rest.stats, diagnostics: p.rest.diagnostics, unresolved: p.unresolved.length / UNRES_W, unresolvedByReason };
+}

@@ -10,7 +10,7 @@ import { scanSource, SourceError, type Scope, type SourceScan, type SourcePackag
 import { extractAll, nativeParserInUse, newClock, positionShift, unpackFacts, workersFor, type FileFacts, type ParseClock, type StringTable } from '../parse/index.js';
 import { buildProgram, resolveProgram, type PackageInput } from '../resolve/index.js';
 import { appendFactsEntries, contentHash, decodeGraphFile, graphFileLabelled, factsHash, factsKey, factsPackWriter, readFactsEntries, readFactsPack, readGraphFile, readPack, writeBytes, writeGraphFile, writePack, type FactsPack } from './cache.js';
-import { PACK_VERSION, packGraph, unpackGraph, type PackedGraph } from '../graph/pack.js';
+import { PACK_VERSION, packGraph, summarize, unpackGraph, type GraphSummary, type PackedGraph } from '../graph/pack.js';
 import { encodeStore, moveStoreLines, restampPlan, type Manifest } from '../graph/store.js';
 import { remapPackedLines } from '../graph/remap.js';
 import { patchAtomic, writeAt } from './atomic.js';
@@ -47,6 +47,8 @@ export interface IndexResult {
   parser?: { native: boolean; workers: number };
   /** Where the parse stage's time went, summed over its threads (see ParseClock). */
   parseThreads?: ParseClock;
+  /** The graph's counts, diagnostics and unresolved sites by reason, kept with it: read without decoding the graph. */
+  summary: GraphSummary;
   fromCache: boolean;
   /**
    * Files changed, yet nothing was resolved (the early cut-off): 'facts' when their facts were the ones
@@ -70,6 +72,8 @@ interface IndexState {
   manifest: Manifest;
   /** What resolution read to make the graph (see ResolveInputs): lets a change that keeps every file's facts reuse it. */
   inputs: ResolveInputs;
+  /** The graph's summary (see GraphSummary). */
+  summary: GraphSummary;
 }
 
 const STATE_FILE = 'state.v8';
@@ -102,15 +106,20 @@ function storedGraphLater(dir: string, state: IndexState | undefined): (() => Bu
 }
 
 /** An IndexResult whose graph is decoded from `from` (a graph file's bytes, a reader of them, or a packed graph) the first time it is read. */
-function lazyResult(from: Buffer | (() => Buffer) | PackedGraph, rest: Omit<IndexResult, 'graph'>): IndexResult {
+function lazyResult(from: Buffer | (() => Buffer) | PackedGraph, rest: Omit<IndexResult, 'graph' | 'summary'>, summary: GraphSummary | undefined): IndexResult {
   let graph: Graph | undefined;
+  const packed = (): PackedGraph => {
+    const bytes = typeof from === 'function' ? from() : from;
+    return Buffer.isBuffer(bytes) ? (decodeGraphFile(bytes) as PackedGraph) : bytes;
+  };
   return {
     ...rest,
     get graph(): Graph {
       if (graph) return graph;
-      const bytes = typeof from === 'function' ? from() : from;
-      return (graph = unpackGraph(Buffer.isBuffer(bytes) ? (decodeGraphFile(bytes) as PackedGraph) : bytes));
+      return (graph = unpackGraph(packed()));
     },
+    // A state from before summaries were kept has none: it is taken from the graph.
+    summary: summary ?? summarize(packed()),
   };
 }
 
@@ -141,7 +150,7 @@ export function loadIndex(opts: IndexOptions): IndexResult {
   const bytes = state?.manifest && manifestFresh(state.manifest) ? storedGraphLater(dir, state) : undefined;
   if (state && bytes) {
     const n = state.manifest.paths.length;
-    const result = lazyResult(bytes, { timings: { load: performance.now() - t0 }, files: { total: n, parsed: 0, cached: n }, fromCache: true });
+    const result = lazyResult(bytes, { timings: { load: performance.now() - t0 }, files: { total: n, parsed: 0, cached: n }, fromCache: true }, state.summary);
     // A query store of another format (a new kubelet-atlas) or none: write it, so the next query reads it.
     if (storeStamp(opts) !== state.stamp) writeStore(join(dir, STORE_FILE), result.graph, state.stamp, state.manifest);
     return result;
@@ -252,7 +261,7 @@ function build(opts: IndexOptions, useSnapshot: boolean): IndexResult {
     const bytes = storedGraphLater(dir, state);
     if (bytes) {
       lap('load');
-      const result = lazyResult(bytes, { timings, files: { total: files.length, parsed: 0, cached: contents.length, read }, fromCache: true });
+      const result = lazyResult(bytes, { timings, files: { total: files.length, parsed: 0, cached: contents.length, read }, fromCache: true }, state.summary);
       // Same bytes, but sizes or mtimes may have moved (a checkout, a touch): refresh the manifest of
       // the state and of the query store, which carries its own so that one freshness check covers both.
       const storeStale = storeStamp(opts) !== stamp;
@@ -285,9 +294,9 @@ function build(opts: IndexOptions, useSnapshot: boolean): IndexResult {
     const bytes = inputs.key === state.inputs.key ? storedGraphLater(dir, state) : undefined;
     if (bytes) {
       lap('load');
-      const result = lazyResult(bytes, { timings, files: counts, fromCache: true, cutOff: 'facts' });
+      const result = lazyResult(bytes, { timings, files: counts, fromCache: true, cutOff: 'facts' }, state.summary);
       const manifest = manifestNow();
-      writePack(stateFile, { stamp, graph: state.graph, manifest, inputs } satisfies IndexState);
+      writePack(stateFile, { stamp, graph: state.graph, manifest, inputs, summary: result.summary } satisfies IndexState);
       // The store's graph is unchanged too: only its stamp and manifest are rewritten.
       if (!restampStoreFile(storeFile, state.stamp, stamp, manifest)) writeStore(storeFile, result.graph, stamp, manifest);
       keep();
@@ -300,10 +309,10 @@ function build(opts: IndexOptions, useSnapshot: boolean): IndexResult {
     const moved = prior.key === state.inputs.key ? movedGraph({ state, dir, packFile, changed, early, sourceDiagnostics }) : undefined;
     lap('load');
     if (moved) {
-      const result = lazyResult(moved.packed, { timings, files: counts, fromCache: false, cutOff: 'positions' });
+      const result = lazyResult(moved.packed, { timings, files: counts, fromCache: false, cutOff: 'positions' }, summarize(moved.packed));
       const manifest = manifestNow();
       writeGraphFile(join(dir, GRAPH_FILE), graphLabel(stamp), moved.packed);
-      writePack(stateFile, { stamp, graph: graphLabel(stamp), manifest, inputs } satisfies IndexState);
+      writePack(stateFile, { stamp, graph: graphLabel(stamp), manifest, inputs, summary: result.summary } satisfies IndexState);
       // The store's lines move as the graph's did; it is written anew only if it cannot be read.
       if (!moveStoreFile(storeFile, state.stamp, stamp, manifest, moved.shifts)) writeStore(storeFile, result.graph, stamp, manifest);
       keep();
@@ -318,15 +327,17 @@ function build(opts: IndexOptions, useSnapshot: boolean): IndexResult {
   const inputs = inputsOf((path) => factsHashes.get(path));
   // The graph first, then the state naming it: a build stopped in between leaves a state whose graph
   // is not there, which the next build takes for no cache.
-  writeGraphFile(join(dir, GRAPH_FILE), graphLabel(stamp), packGraph(graph));
-  writePack(stateFile, { stamp, graph: graphLabel(stamp), manifest, inputs } satisfies IndexState);
+  const packed = packGraph(graph);
+  const summary = summarize(packed);
+  writeGraphFile(join(dir, GRAPH_FILE), graphLabel(stamp), packed);
+  writePack(stateFile, { stamp, graph: graphLabel(stamp), manifest, inputs, summary } satisfies IndexState);
   writeStore(storeFile, graph, stamp, manifest);
   keepSnapshot();
   const owner = { of: JSON.stringify({ root: opts.root, ctx: opts.ctx, scope: opts.scope ?? 'default' }), stamp: toolStamp(), builtAt: Date.now() };
   writeOwner(dir, owner);
   pruneIndexes(join(dir, '..'), basename(dir), owner);
   lap('write');
-  return { graph, timings, files: { total: files.length, parsed, cached: contents.length - parsed, read }, parser, parseThreads, fromCache: false };
+  return { graph, summary, timings, files: { total: files.length, parsed, cached: contents.length - parsed, read }, parser, parseThreads, fromCache: false };
 }
 
 function writeStore(file: string, graph: Graph, stamp: string, manifest: Manifest): void {
@@ -506,11 +517,14 @@ function parseFiles(contents: FileContent[], packFile: string, opts: IndexOption
   const old: FactsPack = readFactsPack(packFile);
   lap('load');
   const kept: [string, Uint8Array][] = [];
+  // Entries made in this build: by the early cut-off's parse, then by the extraction below.
+  const fresh: [string, Uint8Array][] = [];
   const missing: FileContent[] = [];
   for (const c of contents) {
     const key = factsKey(c.path, c.hash, c.active);
     const early = before.early?.get(c.path);
     const packed = early?.packed ?? old.get(key);
+    if (early) fresh.push([key, early.packed]);
     if (packed) {
       kept.push([key, packed]);
       factsByPath.set(c.path, early ? early.facts : unpackFacts(packed, strings));
@@ -520,8 +534,10 @@ function parseFiles(contents: FileContent[], packFile: string, opts: IndexOption
   // Cached facts decoded: with one file changed, most of what is left before resolution.
   lap('decode');
   const clock = newClock();
-  // Entries go to disk as they are made; the pack is rewritten only when its content changes.
-  const pack = missing.length > 0 || kept.length !== old.size || before.early?.size ? factsPackWriter(packFile) : undefined;
+  // A few new entries are appended to the pack (see appendFactsEntries); more, and it is rewritten,
+  // entries going to disk as they are made. Nothing new and nothing gone: it is left as it is.
+  const append = old.size > 0 && missing.length + fresh.length <= CUTOFF_MAX_FILES;
+  const pack = append || (missing.length === 0 && kept.length === old.size && fresh.length === 0) ? undefined : factsPackWriter(packFile);
   try {
     for (const [key, packed] of kept) pack?.add(key, packed);
     const cached = kept.length;
@@ -531,7 +547,9 @@ function parseFiles(contents: FileContent[], packFile: string, opts: IndexOption
       clock,
       onProgress: opts.onProgress && ((done, _total, what) => opts.onProgress!(cached + done, contents.length, what)),
       onPacked: (i, packed) => {
-        pack?.add(factsKey(missing[i].path, missing[i].hash, missing[i].active), packed);
+        const key = factsKey(missing[i].path, missing[i].hash, missing[i].active);
+        if (append) fresh.push([key, packed]);
+        else pack?.add(key, packed);
         factsHashes.set(missing[i].path, factsHash(packed));
       },
     });
@@ -543,6 +561,7 @@ function parseFiles(contents: FileContent[], packFile: string, opts: IndexOption
   for (const c of contents) c.bytes = undefined;
   lap('parse');
   pack?.close();
+  if (append && fresh.length > 0) appendFactsEntries(packFile, fresh, new Set(contents.map((c) => factsKey(c.path, c.hash, c.active))));
   lap('write');
   return { factsByPath, factsHashes, parsed: missing.length + (before.early?.size ?? 0), parser: { native: nativeParserInUse(), workers: workersFor(missing.length, opts.workers) }, parseThreads: clock };
 }

@@ -64,9 +64,10 @@ export function toolStamp(memoDir?: string): string {
   if (stamp) return stamp;
   const here = dirname(fileURLToPath(import.meta.url));
   const files: string[] = [];
-  // The stages whose output is cached: the parser and the resolver, and the cache code itself. The
+  // The stages whose output is cached: the source scan (its snapshot), the parser and the resolver,
+  // and the cache code itself. The
   // query store and graph pack carry their own format versions, so view code can change freely.
-  for (const [dir, only] of [['parse'], ['resolve'], ['index', ['build.js', 'build.ts', 'cache.js', 'cache.ts']]] as [string, string[]?][]) {
+  for (const [dir, only] of [['source'], ['parse'], ['resolve'], ['index', ['build.js', 'build.ts', 'cache.js', 'cache.ts']]] as [string, string[]?][]) {
     const abs = join(here, '..', dir);
     let names: string[] = [];
     try {

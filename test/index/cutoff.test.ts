@@ -13,7 +13,7 @@ import { defaultBuildContext } from '../../src/source/index.js';
 import { extractAll } from '../../src/parse/index.js';
 import { readFactsPack } from '../../src/index/cache.js';
 import { bufferBytes, encodeStore, GraphStore, moveStoreLines, remapLines, remapPackedLines, restampStore } from '../../src/graph/index.js';
-import { packGraph, unpackGraph } from '../../src/graph/pack.js';
+import { packGraph, summarize, unpackGraph } from '../../src/graph/pack.js';
 import type { Graph } from '../../src/model/index.js';
 
 const fixture = resolve('test/fixtures/go/kubelike');
@@ -56,6 +56,7 @@ describe('early cut-off', () => {
     assert.equal(second.files.parsed, 1);
     assert.equal(second.timings.resolve, undefined, 'nothing was resolved');
     assert.deepEqual(normal(second.graph), normal(freshGraph(loc)));
+    assert.deepEqual(second.summary, summarize(packGraph(second.graph)), 'the summary kept with the graph');
     assert.deepEqual(callersOf(loc, syncLoop), before);
     // The same bytes again: the plain warm path.
     const third = buildIndex(loc);
@@ -74,6 +75,7 @@ describe('early cut-off', () => {
     assert.equal(second.files.parsed, 1);
     const graph = freshGraph(loc);
     assert.deepEqual(normal(second.graph), normal(graph));
+    assert.deepEqual(second.summary, summarize(packGraph(second.graph)));
     assert.ok(graph.edges.some((e) => e.caller.endsWith('.cutoffProbe') && e.callee.endsWith('(*Kubelet).syncLoop')));
     assert.ok(callersOf(loc, graph.symbols.find((s) => s.id.endsWith('(*Kubelet).syncLoop'))!.id).some((c) => c.includes('cutoffProbe')));
   });
@@ -109,6 +111,20 @@ describe('early cut-off', () => {
     // The entry of the last edit is there: a positions edit next finds its old facts.
     writeFileSync(file, '\n' + readFileSync(file, 'utf8'));
     assert.equal(buildIndex(loc).cutOff, 'positions');
+  });
+
+  it('appends the facts of a file that changed them to the pack, not rewriting it', () => {
+    const loc = tree();
+    buildIndex(loc);
+    const pack = join(indexDir(loc), 'facts.bin');
+    const before = readFactsPack(pack);
+    appendFileSync(join(loc.root, 'pkg/kubelet/kubelet.go'), '\nfunc appendProbe(kl *Kubelet) { kl.syncLoop(nil, nil) }\n');
+    const edited = buildIndex(loc);
+    assert.equal(edited.cutOff, undefined, 'resolved again');
+    const after = readFactsPack(pack);
+    assert.equal(after.size, before.size + 1, 'one entry added, the old one left for compaction');
+    for (const [k, b] of before) assert.ok(Buffer.from(after.get(k)!).equals(Buffer.from(b)), `entry ${k} kept as it was`);
+    assert.equal(buildIndex(loc).files.parsed, 0, 'the next build finds it');
   });
 
   it('decodes a reused graph only when it is read', () => {
@@ -156,6 +172,7 @@ describe('early cut-off', () => {
     assert.equal(second.timings.resolve, undefined, 'nothing was resolved');
     const fresh = freshGraph(loc);
     assert.deepEqual(normal(second.graph), normal(fresh));
+    assert.deepEqual(second.summary, summarize(packGraph(fresh)), 'the summary of the moved graph');
     assert.ok(fresh.channels.some((c) => c.origins?.some((o) => o.startsWith('make@pkg/kubelet/kubelet.go:'))), 'an origin in the edited file was moved');
     const syncLoop = fresh.symbols.find((s) => s.id.endsWith('(*Kubelet).syncLoop'))!.id;
     assert.deepEqual(callersOf(loc, syncLoop).sort(), fresh.edges.filter((e) => e.callee === syncLoop).map((e) => `${e.caller} ${e.line}`).sort());
