@@ -43,6 +43,11 @@ export function compareCallees(a: Edge, b: Edge): number {
 
 /** Serializes a graph (plus the freshness manifest of the files it was built from) into the store's bytes. */
 export function encodeStore(g: Graph, stamp: string, manifest: Manifest): Buffer {
+  return Buffer.concat(encodeStoreParts(g, stamp, manifest));
+}
+
+/** encodeStore's bytes as the pieces to write one after another, not copied into one buffer. */
+export function encodeStoreParts(g: Graph, stamp: string, manifest: Manifest): Buffer[] {
   // One record per ID, the active build variant's, as the symbol table picks it.
   const symbols = [...new SymbolTable(g.symbols).all()];
   const nodes = new Strings();
@@ -164,28 +169,36 @@ function manifestSections(manifest: Manifest): [string, Buffer][] {
  */
 const HEADER_SLACK = 256;
 
-/** The header (its `sections` filled in here) and the sections, in order, as the store's bytes. */
-function layout(header: Header, sections: [string, Buffer][]): Buffer {
+/** Zeros for the gaps that align each section to 8 bytes. */
+const ZEROS = Buffer.alloc(8);
+
+/**
+ * The header (its `sections` filled in here) and the sections, in order, as the store's bytes: the
+ * pieces to write one after another (a section may come in pieces of its own).
+ */
+function layout(header: Header, sections: [string, Buffer | Buffer[]][]): Buffer[] {
   // Offsets depend on the header's length, which depends on the offsets: lay out relative to the data start.
   let pos = 0;
-  for (const [name, b] of sections) {
-    header.sections[name] = [pos, b.length];
-    pos = align(pos + b.length);
-  }
+  const lengths = sections.map(([, b]) => (Array.isArray(b) ? b.reduce((n, x) => n + x.length, 0) : b.length));
+  sections.forEach(([name], k) => {
+    header.sections[name] = [pos, lengths[k]];
+    pos = align(pos + lengths[k]);
+  });
   const head = Buffer.from(JSON.stringify(header) + ' '.repeat(HEADER_SLACK));
   const dataStart = align(8 + head.length);
-  // Not zeroed as a whole (tens of megabytes): every byte is written below, the alignment gaps with zeros.
-  const buf = Buffer.allocUnsafe(dataStart + pos);
-  buf.write(MAGIC, 0, 'latin1');
-  buf.writeUInt32LE(head.length, 4);
-  head.copy(buf, 8);
-  buf.fill(0, 8 + head.length, dataStart);
-  for (const [name, b] of sections) {
-    const at = dataStart + header.sections[name][0];
-    b.copy(buf, at);
-    buf.fill(0, at + b.length, dataStart + align(header.sections[name][0] + b.length));
-  }
-  return buf;
+  const first = Buffer.alloc(dataStart);
+  first.write(MAGIC, 0, 'latin1');
+  first.writeUInt32LE(head.length, 4);
+  head.copy(first, 8);
+  const parts: Buffer[] = [first];
+  sections.forEach(([name, b], k) => {
+    if (Array.isArray(b)) parts.push(...b);
+    else parts.push(b);
+    const at = header.sections[name][0];
+    const gap = align(at + lengths[k]) - (at + lengths[k]);
+    if (gap > 0) parts.push(ZEROS.subarray(0, gap));
+  });
+  return parts;
 }
 
 const MANIFEST_SECTIONS = ['manifestPaths', 'manifestSizes', 'manifestMtimes'];
@@ -250,6 +263,16 @@ export function restampPlan(head: Buffer, size: number, from: string, stamp: str
  * keeps their order. Undefined when `old` is not the store stamped `from` or a line is not in the map.
  */
 export function moveStoreLines(old: Buffer, from: string, stamp: string, manifest: Manifest, file: string, lines: ReadonlyMap<number, number>): Buffer | undefined {
+  const parts = moveStoreLinesParts(old, from, stamp, manifest, [[file, lines]]);
+  return parts && Buffer.concat(parts);
+}
+
+/**
+ * moveStoreLines for several files at once, as the pieces to write one after another. The records of
+ * the moved files' symbols are found by searching the records section for each file's `"file":` key,
+ * and only those are parsed and written again.
+ */
+export function moveStoreLinesParts(old: Buffer, from: string, stamp: string, manifest: Manifest, moves: [file: string, lines: ReadonlyMap<number, number>][]): Buffer[] | undefined {
   try {
     const read = headerOf(old, from);
     if (!read) return undefined;
@@ -260,43 +283,78 @@ export function moveStoreLines(old: Buffer, from: string, stamp: string, manifes
       if (base + at + n > old.length) throw new Error(`section ${name} runs past the end`);
       return old.subarray(base + at, base + at + n);
     };
-    const to = (n: number): number => {
+    const to = (lines: ReadonlyMap<number, number>, n: number): number => {
       const m = lines.get(n);
-      if (m === undefined) throw new Error(`line ${n} of ${file} has no new place`);
+      if (m === undefined) throw new Error(`line ${n} has no new place`);
       return m;
     };
-    const id = (JSON.parse(section('strings').toString('utf8')) as string[]).indexOf(file);
+    const strings = JSON.parse(section('strings').toString('utf8')) as string[];
+    // For each string id, the moved file's lines when the string is one of the moved files.
+    const linesOf = new Array<ReadonlyMap<number, number> | undefined>(strings.length);
+    for (const [file, lines] of moves) {
+      const id = strings.indexOf(file);
+      if (id >= 0) linesOf[id] = lines;
+    }
     const moveData = (name: string): Buffer => {
       const src = section(name);
       const data = new Int32Array(src.length / 4);
       new Uint8Array(data.buffer).set(src);
-      if (id >= 0) for (let o = 0; o < data.length; o += W) if (data[o + 2] === id) data[o + 3] = to(data[o + 3]);
+      for (let o = 0; o < data.length; o += W) {
+        const lines = linesOf[data[o + 2]];
+        if (lines) data[o + 3] = to(lines, data[o + 3]);
+      }
       return bytes(data);
     };
-    const starts = section('symbolStart');
-    const start = (i: number) => starts.readUInt32LE(i * 4);
+    const startBytes = section('symbolStart');
+    const starts = new Uint32Array(startBytes.length / 4);
+    new Uint8Array(starts.buffer).set(startBytes);
     const records = section('symbolJson');
-    const marker = Buffer.from(`"file":${JSON.stringify(file)}`);
-    const json = new ByteWriter(records.length + 1024);
-    const jsonStart = new Uint32Array(header.symbols + 1);
-    for (let i = 0; i < header.symbols; i++) {
-      jsonStart[i] = json.length;
-      const r = records.subarray(start(i), start(i + 1));
-      const rec = r.includes(marker) ? (JSON.parse(r.toString('utf8')) as SymbolRecord) : undefined;
-      if (rec && rec.file === file) json.write(JSON.stringify({ ...rec, line: to(rec.line), endLine: to(rec.endLine) }));
-      else json.writeBytes(r);
+    // The records holding a moved file's key, by index: the last record starting at or before each hit.
+    const hits = new Set<number>();
+    const movedLines = new Map(moves);
+    for (const [file] of moves) {
+      const marker = Buffer.from(`"file":${JSON.stringify(file)}`);
+      for (let at = records.indexOf(marker); at >= 0;) {
+        let lo = 0;
+        let hi = header.symbols - 1;
+        while (lo < hi) {
+          const mid = (lo + hi + 1) >> 1;
+          if (starts[mid] <= at) lo = mid;
+          else hi = mid - 1;
+        }
+        hits.add(lo);
+        at = records.indexOf(marker, starts[lo + 1]);
+      }
     }
-    jsonStart[header.symbols] = json.length;
-    const replaced = new Map<string, Buffer>([
+    const json: Buffer[] = [];
+    const jsonStart = new Uint32Array(header.symbols + 1);
+    let done = 0;
+    let delta = 0;
+    let next = 0;
+    for (const i of [...hits].sort((a, b) => a - b)) {
+      const r = records.subarray(starts[i], starts[i + 1]);
+      const rec = JSON.parse(r.toString('utf8')) as SymbolRecord;
+      // The key met inside another field (a doc quoting it): the record's own file decides.
+      const lines = movedLines.get(rec.file);
+      if (!lines) continue;
+      const again = Buffer.from(JSON.stringify({ ...rec, line: to(lines, rec.line), endLine: to(lines, rec.endLine) }));
+      for (; next <= i; next++) jsonStart[next] = starts[next] + delta;
+      json.push(records.subarray(done, starts[i]), again);
+      done = starts[i + 1];
+      delta += again.length - r.length;
+    }
+    for (; next <= header.symbols; next++) jsonStart[next] = starts[next] + delta;
+    json.push(records.subarray(done));
+    const replaced = new Map<string, Buffer | Buffer[]>([
       ['outData', moveData('outData')],
       ['inData', moveData('inData')],
-      ['symbolJson', json.bytes()],
+      ['symbolJson', json],
       ['symbolStart', bytes(jsonStart)],
       ...manifestSections(manifest),
     ]);
     const sections = Object.entries(header.sections)
       .sort((a, b) => a[1][0] - b[1][0])
-      .map(([name]): [string, Buffer] => [name, replaced.get(name) ?? section(name)]);
+      .map(([name]): [string, Buffer | Buffer[]] => [name, replaced.get(name) ?? section(name)]);
     return layout({ ...header, stamp, sections: {} }, sections);
   } catch {
     return undefined;

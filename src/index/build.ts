@@ -9,11 +9,11 @@ import type { BuildContext, Diagnostic, Graph } from '../model/index.js';
 import { scanSource, SourceError, type Scope, type SourceScan, type SourcePackage, type SourceSnapshot } from '../source/index.js';
 import { extractAll, nativeParserInUse, newClock, positionShift, unpackFacts, workersFor, type FileFacts, type ParseClock, type StringTable } from '../parse/index.js';
 import { buildProgram, resolveProgram, type PackageInput } from '../resolve/index.js';
-import { appendFactsEntries, contentHash, decodeGraphFile, graphFileLabelled, factsHash, factsKey, factsPackWriter, readFactsEntries, readFactsPack, readGraphFile, readPack, writeBytes, writeGraphFile, writePack, type FactsPack } from './cache.js';
+import { appendFactsEntries, contentHash, decodeGraphFile, graphFileLabelled, factsHash, factsKey, factsPackWriter, readFactsEntries, readFactsPack, readGraphFile, readPack, writeGraphFile, writePack, type FactsPack } from './cache.js';
 import { PACK_VERSION, packGraph, summarize, unpackGraph, type GraphSummary, type PackedGraph } from '../graph/pack.js';
-import { encodeStore, moveStoreLines, restampPlan, type Manifest } from '../graph/store.js';
+import { encodeStoreParts, moveStoreLinesParts, restampPlan, type Manifest } from '../graph/store.js';
 import { remapPackedLines } from '../graph/remap.js';
-import { patchAtomic, writeAt } from './atomic.js';
+import { openAtomic, patchAtomic, writeAt } from './atomic.js';
 import { indexDir, manifestFresh, manifestOf, sameManifest, statPaths, storeStamp, STORE_FILE } from './stored.js';
 import { toolStamp } from './key.js';
 import { pruneIndexes, writeOwner } from './prune.js';
@@ -341,7 +341,19 @@ function build(opts: IndexOptions, useSnapshot: boolean): IndexResult {
 }
 
 function writeStore(file: string, graph: Graph, stamp: string, manifest: Manifest): void {
-  writeBytes(file, encodeStore(graph, stamp, manifest));
+  writeParts(file, encodeStoreParts(graph, stamp, manifest));
+}
+
+/** Writes the pieces one after another to a temporary file renamed over `file` (see openAtomic). */
+function writeParts(file: string, parts: Uint8Array[]): void {
+  const out = openAtomic(file);
+  try {
+    for (const p of parts) out.write(p);
+  } catch (err) {
+    out.abort();
+    throw err;
+  }
+  out.close();
 }
 
 /**
@@ -414,21 +426,17 @@ function movedGraph(a: { state: IndexState; dir: string; packFile: string; chang
 /** A file and where each of its old lines went. */
 type Shift = [file: string, lines: Map<number, number>];
 
-/** The store at `file`, stamped `from`, with the shifts' lines moved and a new stamp and manifest (see moveStoreLines); false when it cannot be. */
+/** The store at `file`, stamped `from`, with the shifts' lines moved and a new stamp and manifest (see moveStoreLinesParts); false when it cannot be. */
 function moveStoreFile(file: string, from: string, stamp: string, manifest: Manifest, shifts: Shift[]): boolean {
-  let bytes: Buffer | undefined;
+  let bytes: Buffer;
   try {
     bytes = readFileSync(file);
   } catch {
     return false;
   }
-  let stampOf = from;
-  for (const [path, lines] of shifts) {
-    bytes = moveStoreLines(bytes, stampOf, stamp, manifest, path, lines);
-    if (!bytes) return false;
-    stampOf = stamp;
-  }
-  writeBytes(file, bytes);
+  const parts = moveStoreLinesParts(bytes, from, stamp, manifest, shifts);
+  if (!parts) return false;
+  writeParts(file, parts);
   return true;
 }
 

@@ -3,7 +3,7 @@
  * build and tell whether it still matches the tree, without loading the parser or the resolver.
  */
 import { closeSync, openSync, readSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, sep } from 'node:path';
 import type { BuildContext } from '../model/index.js';
 // Types only: a query must not load the source stage.
 import type { Stat } from '../source/index.js';
@@ -112,7 +112,9 @@ export function readStore(opts: StoreLocation): GraphStore | undefined {
 export function manifestOf(root: string, files: string[], statOf?: (rel: string) => Stat | undefined): Manifest {
   const dirs = new Set(files.map((f) => f.slice(0, Math.max(0, f.lastIndexOf('/')))));
   const rels = [...files, ...dirs];
-  const paths = rels.map((p) => join(root, p));
+  // As join(root, p) gives them (root is absolute and normalized, p relative): join is the slower part here.
+  const prefix = root.endsWith(sep) ? root : root + sep;
+  const paths = rels.map((p) => (p === '' ? root : prefix + p));
   const sizes: number[] = [];
   const mtimes: number[] = [];
   for (const [i, p] of paths.entries()) {

@@ -13,6 +13,7 @@ import { defaultBuildContext } from '../../src/source/index.js';
 import { extractAll } from '../../src/parse/index.js';
 import { readFactsPack } from '../../src/index/cache.js';
 import { bufferBytes, encodeStore, GraphStore, moveStoreLines, remapLines, remapPackedLines, restampStore } from '../../src/graph/index.js';
+import { moveStoreLinesParts } from '../../src/graph/store.js';
 import { packGraph, summarize, unpackGraph } from '../../src/graph/pack.js';
 import type { Graph } from '../../src/model/index.js';
 
@@ -211,6 +212,15 @@ describe('early cut-off', () => {
     assert.equal(moveStoreLines(encodeStore(graph, 'one', before), 'other', 'two', after, file, lines), undefined);
     assert.equal(moveStoreLines(encodeStore(graph, 'one', before), 'one', 'two', after, file, new Map([[1, 1]])), undefined, 'a line with no new place');
     assert.equal(remapPackedLines(packGraph(graph), file, new Map([[1, 1]])), undefined);
+    // Two files in one pass: the store of the graph with both files' lines moved.
+    const other = 'pkg/kubelet/pleg/generic.go';
+    const back = new Map<number, number>();
+    for (let n = 0; n <= 5000; n++) back.set(n, n + 11);
+    const both = remapLines(moved, other, back)!;
+    assert.ok(both.edges.some((e) => e.file === other), 'the fixture has edges in the second file');
+    const parts = moveStoreLinesParts(encodeStore(graph, 'one', before), 'one', 'two', after, [[file, lines], [other, back]]);
+    assert.ok(parts);
+    assert.ok(Buffer.concat(parts).equals(encodeStore(both, 'two', after)), 'byte for byte the store of the graph with both moved');
   });
 
   it('restamps a store: new stamp and manifest, the same graph; refuses another stamp or foreign bytes', () => {
