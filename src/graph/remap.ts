@@ -1,6 +1,7 @@
 /** A graph with one file's lines moved: what a file whose facts only moved (see positionShift) gives. */
 import type { ChannelOpRecord, Diagnostic, Graph, GoroutineRecord } from '../model/index.js';
-import { EDGE_LINE, SYM_LINES, UNRES_LINE, type PackedGraph } from './pack.js';
+import { deserialize, serialize } from 'node:v8';
+import { EDGE_LINE, layoutPacked, openPacked, SYM_LINES, UNRES_LINE, type PackedGraph } from './pack.js';
 
 /** Maps lines of one file, noting any line the map does not know. */
 class Mover {
@@ -67,4 +68,34 @@ export function remapPackedLines(p: PackedGraph, file: string, lines: ReadonlyMa
     rest: { ...p.rest, ...m.records(p.rest) },
   };
   return m.complete ? moved : undefined;
+}
+
+/**
+ * remapPackedLines for several files, on a packed graph's bytes (see encodePacked): the line columns
+ * are moved where they lie and the object records decoded and moved; the string table, the larger part
+ * of the bytes, is copied as it is. The new bytes as pieces to write, and the moved records. Undefined
+ * when a line is not in its file's map; throws on bytes that are not a packed graph.
+ */
+export function remapPackedBytes(bytes: Buffer, moves: [file: string, lines: ReadonlyMap<number, number>][]): { parts: Buffer[]; rest: PackedGraph['rest'] } | undefined {
+  const p = openPacked(bytes);
+  const ids = new Map(JSON.parse(p.section('files').toString('utf8')) as [string, number][]);
+  const edges = p.column('edges').slice();
+  const symbols = p.column('symbols').slice();
+  const unresolved = p.column('unresolved').slice();
+  let rest = deserialize(p.section('rest')) as PackedGraph['rest'];
+  for (const [file, lines] of moves) {
+    const m = new Mover(file, lines);
+    const id = ids.get(file);
+    const column = (a: Int32Array, width: number, fileAt: number, lineAts: number[]) => {
+      if (id !== undefined) for (let o = 0; o < a.length; o += width) if (a[o + fileAt] === id) for (const l of lineAts) a[o + l] = m.to(a[o + l]);
+    };
+    column(edges, EDGE_LINE.width, EDGE_LINE.file, [EDGE_LINE.line]);
+    column(symbols, SYM_LINES.width, SYM_LINES.file, SYM_LINES.lines);
+    column(unresolved, UNRES_LINE.width, UNRES_LINE.file, [UNRES_LINE.line]);
+    rest = { ...rest, ...m.records(rest) };
+    if (!m.complete) return undefined;
+  }
+  const raw = (a: Int32Array) => Buffer.from(a.buffer, a.byteOffset, a.byteLength);
+  const moved: Record<string, Buffer> = { edges: raw(edges), symbols: raw(symbols), unresolved: raw(unresolved), rest: serialize(rest) };
+  return { parts: layoutPacked(p.names.map((name): [string, Buffer] => [name, moved[name] ?? p.section(name)])), rest };
 }

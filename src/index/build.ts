@@ -9,10 +9,10 @@ import type { BuildContext, Diagnostic, Graph } from '../model/index.js';
 import { scanSource, SourceError, type Scope, type SourceScan, type SourcePackage, type SourceSnapshot } from '../source/index.js';
 import { extractAll, nativeParserInUse, newClock, positionShift, unpackFacts, workersFor, type FileFacts, type ParseClock, type StringTable } from '../parse/index.js';
 import { buildProgram, resolveProgram, type PackageInput } from '../resolve/index.js';
-import { appendFactsEntries, contentHash, decodeGraphFile, graphFileLabelled, factsHash, factsKey, factsPackWriter, readFactsEntries, readFactsPack, readGraphFile, readPack, writeGraphFile, writePack, type FactsPack } from './cache.js';
-import { PACK_VERSION, packGraph, summarize, unpackGraph, type GraphSummary, type PackedGraph } from '../graph/pack.js';
+import { appendFactsEntries, contentHash, graphFileLabelled, factsHash, factsKey, factsPackWriter, readFactsEntries, readFactsPack, readGraphFile, readPack, writeGraphFile, writePack, type FactsPack } from './cache.js';
+import { decodePacked, encodePacked, PACK_VERSION, packGraph, summarize, unpackGraph, type GraphSummary, type PackedGraph } from '../graph/pack.js';
 import { encodeStoreParts, moveStoreLinesParts, restampPlan, type Manifest } from '../graph/store.js';
-import { remapPackedLines } from '../graph/remap.js';
+import { remapPackedBytes } from '../graph/remap.js';
 import { openAtomic, patchAtomic, writeAt } from './atomic.js';
 import { indexDir, manifestFresh, manifestOf, sameManifest, statPaths, storeStamp, STORE_FILE } from './stored.js';
 import { toolStamp } from './key.js';
@@ -95,23 +95,24 @@ function storedGraph(dir: string, state: IndexState | undefined): Buffer | undef
  * The graph behind a state, when its file is there with the state's label: read and decoded on first
  * use (a build that reuses it needs only to know that it is there).
  */
-function storedGraphLater(dir: string, state: IndexState | undefined): (() => Buffer) | undefined {
+function storedGraphLater(dir: string, state: IndexState | undefined): (() => PackedGraph) | undefined {
   const file = join(dir, GRAPH_FILE);
   if (!state || !graphFileLabelled(file, state.graph)) return undefined;
   return () => {
     const bytes = readGraphFile(file, state.graph);
     if (!bytes) throw new Error(`${file} was replaced while this command ran (another build?); run it again`);
-    return bytes;
+    try {
+      return decodePacked(bytes);
+    } catch (err) {
+      throw new Error(`${file} cannot be read (${(err as Error).message}); delete ${dir} and run the command again`);
+    }
   };
 }
 
-/** An IndexResult whose graph is decoded from `from` (a graph file's bytes, a reader of them, or a packed graph) the first time it is read. */
-function lazyResult(from: Buffer | (() => Buffer) | PackedGraph, rest: Omit<IndexResult, 'graph' | 'summary'>, summary: GraphSummary | undefined): IndexResult {
+/** An IndexResult whose graph is unpacked from `from` (a packed graph, or a reader of one) the first time it is read. */
+function lazyResult(from: PackedGraph | (() => PackedGraph), rest: Omit<IndexResult, 'graph' | 'summary'>, summary: GraphSummary | undefined): IndexResult {
   let graph: Graph | undefined;
-  const packed = (): PackedGraph => {
-    const bytes = typeof from === 'function' ? from() : from;
-    return Buffer.isBuffer(bytes) ? (decodeGraphFile(bytes) as PackedGraph) : bytes;
-  };
+  const packed = (): PackedGraph => (typeof from === 'function' ? from() : from);
   return {
     ...rest,
     get graph(): Graph {
@@ -309,9 +310,11 @@ function build(opts: IndexOptions, useSnapshot: boolean): IndexResult {
     const moved = prior.key === state.inputs.key ? movedGraph({ state, dir, packFile, changed, early, sourceDiagnostics }) : undefined;
     lap('load');
     if (moved) {
-      const result = lazyResult(moved.packed, { timings, files: counts, fromCache: false, cutOff: 'positions' }, summarize(moved.packed));
+      // Only lines moved: the counts are the stored graph's, the diagnostics the moved ones.
+      const summary = state.summary && { ...state.summary, diagnostics: moved.rest.diagnostics };
+      const result = lazyResult(() => decodePacked(Buffer.concat(moved.parts)), { timings, files: counts, fromCache: false, cutOff: 'positions' }, summary);
       const manifest = manifestNow();
-      writeGraphFile(join(dir, GRAPH_FILE), graphLabel(stamp), moved.packed);
+      writeGraphFile(join(dir, GRAPH_FILE), graphLabel(stamp), moved.parts);
       writePack(stateFile, { stamp, graph: graphLabel(stamp), manifest, inputs, summary: result.summary } satisfies IndexState);
       // The store's lines move as the graph's did; it is written anew only if it cannot be read.
       if (!moveStoreFile(storeFile, state.stamp, stamp, manifest, moved.shifts)) writeStore(storeFile, result.graph, stamp, manifest);
@@ -329,7 +332,7 @@ function build(opts: IndexOptions, useSnapshot: boolean): IndexResult {
   // is not there, which the next build takes for no cache.
   const packed = packGraph(graph);
   const summary = summarize(packed);
-  writeGraphFile(join(dir, GRAPH_FILE), graphLabel(stamp), packed);
+  writeGraphFile(join(dir, GRAPH_FILE), graphLabel(stamp), encodePacked(packed));
   writePack(stateFile, { stamp, graph: graphLabel(stamp), manifest, inputs, summary } satisfies IndexState);
   writeStore(storeFile, graph, stamp, manifest);
   keepSnapshot();
@@ -398,7 +401,7 @@ function restampStoreFile(file: string, from: string, stamp: string, manifest: M
  * it would make. Undefined when that cannot be shown: the old facts are gone, a file is new, something
  * besides positions moved.
  */
-function movedGraph(a: { state: IndexState; dir: string; packFile: string; changed: FileContent[]; early: Map<string, Parsed>; sourceDiagnostics: Diagnostic[] }): { packed: PackedGraph; shifts: Shift[] } | undefined {
+function movedGraph(a: { state: IndexState; dir: string; packFile: string; changed: FileContent[]; early: Map<string, Parsed>; sourceDiagnostics: Diagnostic[] }): { parts: Buffer[]; rest: PackedGraph['rest']; shifts: Shift[] } | undefined {
   const { state, changed, early } = a;
   const old = new Map(state.inputs.files.map(([path, content]) => [path, content]));
   if (changed.some((c) => !old.has(c.path))) return undefined;
@@ -415,12 +418,13 @@ function movedGraph(a: { state: IndexState; dir: string; packFile: string; chang
   }
   const bytes = storedGraph(a.dir, state);
   if (!bytes) return undefined;
-  let packed: PackedGraph | undefined = decodeGraphFile(bytes) as PackedGraph;
-  for (const [path, lines] of shifts) {
-    packed = remapPackedLines(packed, path, lines);
-    if (!packed) return undefined;
+  try {
+    const moved = remapPackedBytes(bytes, shifts);
+    return moved && { ...moved, shifts };
+  } catch {
+    // A graph file this code cannot read: resolved again, and written anew.
+    return undefined;
   }
-  return { packed, shifts };
 }
 
 /** A file and where each of its old lines went. */

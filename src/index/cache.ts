@@ -36,10 +36,11 @@ const GRAPH_MAGIC = 'KAG1';
 
 /**
  * The resolved graph on disk: 'KAG1', a u32 length, a label (the graph's id and its packing version),
- * then the packed graph as node:v8 serializes it. The label is read without the rest, so a build can
+ * zeros to a multiple of 8 bytes, then the packed graph's bytes (see encodePacked: aligned, its columns
+ * are read where they lie). The label is read without the rest, so a build can
  * tell that the file is the graph it expects and leave the decoding to whoever needs the graph.
  */
-export function writeGraphFile(file: string, label: string, packed: unknown): void {
+export function writeGraphFile(file: string, label: string, body: Uint8Array[]): void {
   const id = Buffer.from(label);
   const head = Buffer.alloc(8);
   head.write(GRAPH_MAGIC, 0, 'latin1');
@@ -48,7 +49,8 @@ export function writeGraphFile(file: string, label: string, packed: unknown): vo
   try {
     out.write(head);
     out.write(id);
-    out.write(serialize(packed));
+    out.write(Buffer.alloc(bodyAt(id.length) - 8 - id.length));
+    for (const b of body) out.write(b);
   } catch (err) {
     out.abort();
     throw err;
@@ -56,13 +58,18 @@ export function writeGraphFile(file: string, label: string, packed: unknown): vo
   out.close();
 }
 
-/** The graph file's packed graph, still serialized, if the file is there and labelled `label`; else undefined. */
+/** The graph file's body (the packed graph's bytes), if the file is there and labelled `label`; else undefined. */
 export function readGraphFile(file: string, label: string): Buffer | undefined {
   const bytes = readMarked(file, GRAPH_MAGIC);
   if (!bytes) return undefined;
   const n = bytes.readUInt32LE(4);
-  if (8 + n > bytes.length || bytes.toString('utf8', 8, 8 + n) !== label) return undefined;
-  return bytes.subarray(8 + n);
+  if (bodyAt(n) > bytes.length || bytes.toString('utf8', 8, 8 + n) !== label) return undefined;
+  return bytes.subarray(bodyAt(n));
+}
+
+/** Where a graph file's body starts, after a label of `n` bytes. */
+function bodyAt(n: number): number {
+  return (8 + n + 7) & ~7;
 }
 
 /** Whether the graph file is there and labelled `label`: its header alone is read. */
@@ -93,10 +100,6 @@ function readMarked(file: string, magic: string): Buffer | undefined {
   return bytes.length >= 8 && bytes.toString('latin1', 0, 4) === magic ? bytes : undefined;
 }
 
-/** Decodes what readGraphFile returned. */
-export function decodeGraphFile(bytes: Buffer): unknown {
-  return deserialize(bytes);
-}
 
 /**
  * The per-file facts cache: each entry is one file's facts as encoded by the parse stage's codec (by

@@ -14,7 +14,8 @@ import { extractAll } from '../../src/parse/index.js';
 import { readFactsPack } from '../../src/index/cache.js';
 import { bufferBytes, encodeStore, GraphStore, moveStoreLines, remapLines, remapPackedLines, restampStore } from '../../src/graph/index.js';
 import { moveStoreLinesParts } from '../../src/graph/store.js';
-import { packGraph, summarize, unpackGraph } from '../../src/graph/pack.js';
+import { remapPackedBytes } from '../../src/graph/remap.js';
+import { decodePacked, encodePacked, packGraph, summarize, unpackGraph } from '../../src/graph/pack.js';
 import type { Graph } from '../../src/model/index.js';
 
 const fixture = resolve('test/fixtures/go/kubelike');
@@ -128,6 +129,25 @@ describe('early cut-off', () => {
     assert.equal(buildIndex(loc).files.parsed, 0, 'the next build finds it');
   });
 
+  it('a graph file with its label but a body it cannot decode: named in the error, or resolved again', () => {
+    const loc = tree();
+    buildIndex(loc);
+    const file = join(indexDir(loc), 'graph.bin');
+    const bytes = readFileSync(file);
+    // The label and its padding kept, the body cut short.
+    const labelEnd = (8 + bytes.readUInt32LE(4) + 7) & ~7;
+    writeFileSync(file, Buffer.concat([bytes.subarray(0, labelEnd), Buffer.from('KAP2 damaged')]));
+    const warm = buildIndex(loc);
+    assert.equal(warm.fromCache, true, 'the label matches, so the build takes it');
+    assert.throws(() => warm.graph, (err: Error) => err.message.includes(file) && /cannot be read/.test(err.message));
+    // A positions edit must decode it: it resolves again instead, and writes a good one.
+    const src = join(loc.root, 'pkg/kubelet/kubelet.go');
+    writeFileSync(src, '\n' + readFileSync(src, 'utf8'));
+    const again = buildIndex(loc);
+    assert.equal(again.cutOff, undefined);
+    assert.deepEqual(normal(again.graph), normal(freshGraph(loc)));
+  });
+
   it('decodes a reused graph only when it is read', () => {
     const loc = tree();
     buildIndex(loc);
@@ -221,6 +241,13 @@ describe('early cut-off', () => {
     const parts = moveStoreLinesParts(encodeStore(graph, 'one', before), 'one', 'two', after, [[file, lines], [other, back]]);
     assert.ok(parts);
     assert.ok(Buffer.concat(parts).equals(encodeStore(both, 'two', after)), 'byte for byte the store of the graph with both moved');
+    // And the graph file's bytes, moved where they lie: what packing the moved graph gives.
+    const remapped = remapPackedBytes(Buffer.concat(encodePacked(packGraph(graph))), [[file, lines], [other, back]]);
+    assert.ok(remapped);
+    // (The same records; node:v8 may lay out the decoded-and-moved ones' bytes differently.)
+    assert.deepEqual(decodePacked(Buffer.concat(remapped.parts)), remapPackedLines(remapPackedLines(packGraph(graph), file, lines)!, other, back)!);
+    assert.deepEqual(unpackGraph(decodePacked(Buffer.concat(remapped.parts))), normal(both));
+    assert.equal(remapPackedBytes(Buffer.concat(encodePacked(packGraph(graph))), [[file, new Map([[1, 1]])]]), undefined, 'a line with no new place');
   });
 
   it('restamps a store: new stamp and manifest, the same graph; refuses another stamp or foreign bytes', () => {
@@ -247,5 +274,22 @@ describe('early cut-off', () => {
     assert.equal(restampStore(old, 'other', 'two', manifest), undefined);
     assert.equal(restampStore(Buffer.from('KAQ1 not a store'), 'one', 'two', manifest), undefined);
     assert.equal(restampStore(old.subarray(0, 100), 'one', 'two', manifest), undefined);
+  });
+});
+
+describe('packed graph bytes', () => {
+  it('decode what encodePacked wrote, from aligned bytes (views) and from unaligned ones (copies)', () => {
+    const graph = freshGraph(tree());
+    const packed = packGraph(graph);
+    const bytes = Buffer.concat(encodePacked(packed));
+    const aligned = decodePacked(bytes);
+    assert.deepEqual(aligned, packed);
+    assert.equal(aligned.edges.buffer, bytes.buffer, 'the columns are views of the bytes');
+    const shifted = Buffer.alloc(bytes.length + 1);
+    bytes.copy(shifted, 1);
+    assert.deepEqual(decodePacked(shifted.subarray(1)), packed);
+    assert.deepEqual(unpackGraph(decodePacked(bytes)), normal(graph));
+    assert.throws(() => decodePacked(Buffer.from('KAP1 something else')), /not a packed graph/);
+    assert.throws(() => decodePacked(bytes.subarray(0, bytes.length - 100)), /runs past the end|Unable|buffer/i);
   });
 });
