@@ -315,13 +315,7 @@ export function moveStoreLinesParts(old: Buffer, from: string, stamp: string, ma
     for (const [file] of moves) {
       const marker = Buffer.from(`"file":${JSON.stringify(file)}`);
       for (let at = records.indexOf(marker); at >= 0;) {
-        let lo = 0;
-        let hi = header.symbols - 1;
-        while (lo < hi) {
-          const mid = (lo + hi + 1) >> 1;
-          if (starts[mid] <= at) lo = mid;
-          else hi = mid - 1;
-        }
+        const lo = lastAtOrBefore(starts, header.symbols - 1, at);
         hits.add(lo);
         at = records.indexOf(marker, starts[lo + 1]);
       }
@@ -359,6 +353,17 @@ export function moveStoreLinesParts(old: Buffer, from: string, stamp: string, ma
   } catch {
     return undefined;
   }
+}
+
+/** The last index in [0, hi] whose value in the ascending `starts` is at most `at` (0 when none is). */
+function lastAtOrBefore(starts: ArrayLike<number>, hi: number, at: number): number {
+  let lo = 0;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (starts[mid] <= at) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
 }
 
 /** restampPlan applied to a whole store in memory. */
@@ -683,13 +688,7 @@ export class GraphStore {
     for (let c = t; c !== s;) {
       const k = via[c];
       // The caller is the node whose out-range holds edge k.
-      let lo = 0;
-      let hi = start.length - 2;
-      while (lo < hi) {
-        const mid = (lo + hi + 1) >> 1;
-        if (start[mid] <= k) lo = mid;
-        else hi = mid - 1;
-      }
+      let lo = lastAtOrBefore(start, start.length - 2, k);
       while (start[lo + 1] <= k) lo++;
       // Only edge k itself is read and named, not every edge of its caller.
       out.unshift(this.edge(this.slice('outData', k * W * 4, W * 4), 0, 'out', this.name(lo)));

@@ -77,7 +77,9 @@ export function toolStamp(memoDir?: string): string {
     }
     for (const n of names) files.push(join(abs, n));
   }
-  const memo = memoDir && join(memoDir, 'tool-stamp.json');
+  // One memo per installed copy of the code: two versions sharing a cache would otherwise overwrite
+  // each other's, and each would hash its files again on every run.
+  const memo = memoDir && join(memoDir, `tool-stamp-${new Hash64().update(here).hex().slice(0, 8)}.json`);
   let signature = '';
   if (memo) {
     // FACTS_VERSION lives in this file, which is not hashed: it is part of the signature instead.

@@ -1,7 +1,7 @@
 /** Index folder names: a stable 64-bit hash, different for each tree, context and scope. */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { cacheKey, FACTS_VERSION, Hash64, toolStamp } from '../../src/index/key.js';
@@ -12,7 +12,9 @@ describe('index keys', () => {
     const dir = mkdtempSync(join(tmpdir(), 'ka-key-'));
     const stamp = toolStamp(dir);
     assert.match(stamp, /^[0-9a-f]{12}$/);
-    const memo = join(dir, 'tool-stamp.json');
+    const memos = readdirSync(dir).filter((f) => /^tool-stamp-[0-9a-f]{8}\.json$/.test(f));
+    assert.equal(memos.length, 1, 'one memo, named after the code that wrote it');
+    const memo = join(dir, memos[0]);
     // First in this file: the first stamp this test process computes (node --test runs each file in
     // its own process); later calls answer from memory and do not write the memo.
     assert.ok(existsSync(memo), 'memo written');
