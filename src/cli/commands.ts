@@ -22,7 +22,9 @@ export async function indexCommand(o: CommonOptions & { unresolved?: boolean }, 
     : result.cutOff === 'positions'
       ? ', graph from cache with the changed files\' lines moved'
       : result.fromCache ? ', graph from cache' : '';
-  io.out(`  packages ${s.packages}, files ${s.files} (${result.files.cached} from cache, ${result.files.parsed} parsed${how})${graphFrom}\n`);
+  // How many files were read and hashed: the others' stats were as the last scan left them.
+  const read = result.files.read === undefined ? '' : `, ${result.files.read} read`;
+  io.out(`  packages ${s.packages}, files ${s.files} (${result.files.cached} from cache, ${result.files.parsed} parsed${how}${read})${graphFrom}\n`);
   io.out(`  symbols ${s.symbols} (functions, methods and closures: ${s.functions})\n`);
   const kinds = Object.keys(s).filter((k) => k.startsWith('edges.')).sort().map((k) => `${k.slice(6)} ${s[k]}`).join(', ');
   io.out(`  edges ${s.edges}: ${kinds}\n`);
