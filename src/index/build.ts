@@ -104,7 +104,9 @@ function storedGraphLater(dir: string, state: IndexState | undefined): (() => Pa
     try {
       return decodePacked(bytes);
     } catch (err) {
-      throw new Error(`${file} cannot be read (${(err as Error).message}); delete ${dir} and run the command again`);
+      // Without its state the folder holds no graph: the next build resolves and writes a good one.
+      rmSync(join(dir, STATE_FILE), { force: true });
+      throw new Error(`${file} cannot be read (${(err as Error).message}); the index was dropped, run the command again to rebuild it`);
     }
   };
 }

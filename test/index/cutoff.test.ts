@@ -139,8 +139,13 @@ describe('early cut-off', () => {
     writeFileSync(file, Buffer.concat([bytes.subarray(0, labelEnd), Buffer.from('KAP2 damaged')]));
     const warm = buildIndex(loc);
     assert.equal(warm.fromCache, true, 'the label matches, so the build takes it');
-    assert.throws(() => warm.graph, (err: Error) => err.message.includes(file) && /cannot be read/.test(err.message));
-    // A positions edit must decode it: it resolves again instead, and writes a good one.
+    assert.throws(() => warm.graph, (err: Error) => err.message.includes(file) && /cannot be read.*run the command again/.test(err.message));
+    // The index was dropped: the next build resolves and writes a good graph.
+    const rebuilt = buildIndex(loc);
+    assert.equal(rebuilt.fromCache, false);
+    assert.deepEqual(normal(rebuilt.graph), normal(freshGraph(loc)));
+    // A positions edit must decode it: with a damaged body it resolves again instead.
+    writeFileSync(file, Buffer.concat([readFileSync(file).subarray(0, labelEnd), Buffer.from('KAP2 damaged')]));
     const src = join(loc.root, 'pkg/kubelet/kubelet.go');
     writeFileSync(src, '\n' + readFileSync(src, 'utf8'));
     const again = buildIndex(loc);
