@@ -2,13 +2,13 @@
  * Parses one Go file with tree-sitter and returns its facts as plain records. This is the only module
  * (with body.ts and types.ts) that touches tree-sitter nodes.
  */
-import Parser from 'tree-sitter';
-import Go from 'tree-sitter-go';
+import { createRequire } from 'node:module';
+import type Parser from 'tree-sitter';
 import type { FileDiagnostic, FileFacts, FuncFacts, ImportFacts, TypeFacts, ValueFacts } from './facts.js';
 import { walkExpression, walkFunction, type FileWalk } from './body.js';
 import { typeOf, typeParamNames } from './types.js';
 import { fingerprint } from './fingerprint.js';
-import { loadQuery, querySource } from './query.js';
+import { checkCaptures, loadQuery, querySource } from './query.js';
 import { flatParser, type FlatParser } from './flat.js';
 import { timed, type ParseClock } from './clock.js';
 import { declarationsOnly } from './declarations.js';
@@ -27,11 +27,22 @@ export const MAX_FILE_BYTES = 8 * 1024 * 1024;
 let parser: Parser | undefined;
 let declQuery: Parser.Query | undefined;
 
+/**
+ * The tree-sitter bindings and the Go grammar, loaded when first needed: the addon parser (flat.ts)
+ * carries its own runtime and grammar, so a process that parses with it never loads them.
+ */
+let bindings: { Parser: typeof Parser; Go: unknown } | undefined;
+function treeSitterBindings(): { Parser: typeof Parser; Go: unknown } {
+  const require = createRequire(import.meta.url);
+  return (bindings ??= { Parser: require('tree-sitter') as typeof Parser, Go: require('tree-sitter-go') as unknown });
+}
+
 function setup(): { parser: Parser; query: Parser.Query } {
   if (!parser) {
-    parser = new Parser();
-    parser.setLanguage(Go as unknown as Parser.Language);
-    declQuery = loadQuery(Go, 'declarations.scm', CAPTURES);
+    const { Parser: P, Go } = treeSitterBindings();
+    parser = new P();
+    parser.setLanguage(Go as Parser.Language);
+    declQuery = loadQuery(P, Go, 'declarations.scm', CAPTURES);
   }
   return { parser, query: declQuery! };
 }
@@ -43,9 +54,10 @@ let fast: FlatParser | null | undefined;
 
 function fastParser(): FlatParser | undefined {
   if (fast === undefined) {
-    // The query is also compiled by the bindings, which check its capture names against CAPTURES.
-    setup();
-    fast = flatParser(querySource('declarations.scm'), [...LEAVES], KEPT_TOKENS) ?? null;
+    const source = querySource('declarations.scm');
+    // The addon compiles the query itself; its capture names are checked against CAPTURES here.
+    checkCaptures('declarations.scm', source, CAPTURES);
+    fast = flatParser(source, [...LEAVES], KEPT_TOKENS) ?? null;
   }
   return fast ?? undefined;
 }

@@ -2,7 +2,8 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { dirname, join } from 'node:path';
-import Parser from 'tree-sitter';
+// Types only: the bindings are loaded by whoever needs them (see extract.ts).
+import type ParserModule from 'tree-sitter';
 
 const here = dirname(fileURLToPath(import.meta.url));
 
@@ -24,13 +25,19 @@ export function querySource(name: string): string {
   return readFileSync(queryPath(name), 'utf8');
 }
 
-export function loadQuery(language: unknown, name: string, captures: readonly string[]): Parser.Query {
-  const source = readFileSync(queryPath(name), 'utf8');
-  const query = new Parser.Query(language as Parser.Language, source);
+/** The query compiled by the bindings (`Parser` is the tree-sitter module), its capture names checked (see checkCaptures). */
+export function loadQuery(Parser: typeof ParserModule, language: unknown, name: string, captures: readonly string[]): ParserModule.Query {
+  const source = querySource(name);
+  const query = new Parser.Query(language as ParserModule.Language, source);
+  checkCaptures(name, source, captures);
+  return query;
+}
+
+/** Throws unless the query's captures are exactly the ones the extractor handles. */
+export function checkCaptures(name: string, source: string, captures: readonly string[]): void {
   const known = new Set(captures);
   // The Node bindings do not expose capture names, so read them from the source (comments stripped).
   const found = new Set([...source.replace(/;[^\n]*/g, '').matchAll(/@([\w.]+)/g)].map((m) => m[1]));
   for (const c of found) if (!known.has(c)) throw new Error(`${name}: capture @${c} has no handler`);
   for (const c of known) if (!found.has(c)) throw new Error(`${name}: handler for @${c} has no capture`);
-  return query;
 }
