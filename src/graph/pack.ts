@@ -21,7 +21,7 @@ const EDGE_W = 8;
 const SYM_W = 14;
 const UNRES_W = 5;
 
-/** Where each column holds a file and its lines (for remapPackedLines). */
+/** Where each column holds a file and its lines (for remapPackedBytes, and the files table of encodePacked). */
 export const EDGE_LINE = { width: EDGE_W, file: 4, line: 5 };
 export const SYM_LINES = { width: SYM_W, file: 4, lines: [5, 6] };
 export const UNRES_LINE = { width: UNRES_W, file: 1, line: 2 };

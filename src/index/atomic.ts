@@ -3,7 +3,7 @@
  * reader sees the old content or the new, never half of it. Only node:fs, so the query path (key.ts)
  * can write through it too.
  */
-import { closeSync, copyFileSync, mkdirSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, constants, copyFileSync, mkdirSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 
 /** Writes to a temporary file in the same folder, then renames it over the target. */
@@ -50,14 +50,15 @@ export function writeAt(fd: number, bytes: Uint8Array, at: number): void {
 }
 
 /**
- * Changes part of a file atomically: the file is copied (by the kernel, no bytes pass through here) to
+ * Changes part of a file atomically: the file is copied (by the kernel, no bytes pass through here; cloned where the file system can) to
  * a temporary file next to it, `patch` writes into that through its descriptor, and it is renamed over
  * the file.
  */
 export function patchAtomic(file: string, patch: (fd: number) => void): void {
   const tmp = `${file}.${process.pid}.${Date.now()}.tmp`;
   try {
-    copyFileSync(file, tmp);
+    // A copy-on-write clone where the file system makes them (btrfs, XFS, APFS): no bytes copied at all.
+    copyFileSync(file, tmp, constants.COPYFILE_FICLONE);
     const fd = openSync(tmp, 'r+');
     try {
       patch(fd);
