@@ -14,7 +14,7 @@ import { decodePacked, encodePacked, PACK_VERSION, packGraph, summarize, unpackG
 import { encodeStoreParts, moveStoreLinesParts, restampPlan, type Manifest } from '../graph/store.js';
 import { remapPackedBytes } from '../graph/remap.js';
 import { openAtomic, patchAtomic, writeAt } from './atomic.js';
-import { indexDir, manifestFresh, manifestOf, sameManifest, statPaths, storeStamp, STORE_FILE } from './stored.js';
+import { indexDir, manifestFresh, manifestOf, sameManifest, nativeStatAll, storeStamp, STORE_FILE } from './stored.js';
 import { toolStamp } from './key.js';
 import { pruneIndexes, writeOwner } from './prune.js';
 
@@ -203,11 +203,11 @@ function build(opts: IndexOptions, useSnapshot: boolean): IndexResult {
   const previous = useSnapshot && !opts.fresh ? readPack<SourceSnapshot>(sourceFile) : undefined;
   let scan: SourceScan;
   try {
-    scan = scanSource(opts.root, opts.ctx, opts.scope ?? 'default', { previous, statMany: statPaths, racyMs: opts.racyMs });
+    scan = scanSource(opts.root, opts.ctx, opts.scope ?? 'default', { previous, statMany: nativeStatAll(), racyMs: opts.racyMs });
   } catch (err) {
     // A snapshot this code cannot read (damaged, or of another shape) is no snapshot; errors of the tree itself come again.
     if (!previous || err instanceof SourceError) throw err;
-    scan = scanSource(opts.root, opts.ctx, opts.scope ?? 'default', { statMany: statPaths });
+    scan = scanSource(opts.root, opts.ctx, opts.scope ?? 'default', { statMany: nativeStatAll() });
   }
   const tree = { root: scan.root, modulePath: scan.modulePath };
   const scoped = { packages: scan.packages };

@@ -138,17 +138,13 @@ export function sameManifest(a: Manifest, b: Manifest): boolean {
   return true;
 }
 
-/** The stats of many paths (see StatMany in source/snapshot.ts): on the C check's threads when it is built. */
-export function statPaths(paths: string[]): ArrayLike<number> {
+/**
+ * The C version of the source stage's stat of many paths (see StatMany in source/snapshot.ts), on the
+ * check's threads; undefined when it is not built, and the source stage stats path by path itself.
+ */
+export function nativeStatAll(): ((paths: string[]) => Float64Array) | undefined {
   const check = freshCheck();
-  if (check) return check.statAll(Buffer.from(paths.join('\n')), paths.length);
-  const out: number[] = [];
-  for (const p of paths) {
-    const st = statSync(p, { throwIfNoEntry: false });
-    if (st) out.push(st.isDirectory() ? -1 : st.isFile() ? st.size : -3, st.mtimeMs, st.ctimeMs, st.ino);
-    else out.push(-2, 0, 0, 0);
-  }
-  return out;
+  return check && ((paths) => check.statAll(Buffer.from(paths.join('\n')), paths.length));
 }
 
 export function manifestFresh(m: Manifest, native = true): boolean {

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { cpSync, mkdtempSync, readdirSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
-import { manifestFresh, manifestOf, nativeFreshCheckInUse, statPaths } from '../../src/index/stored.js';
+import { manifestFresh, manifestOf, nativeFreshCheckInUse, nativeStatAll } from '../../src/index/stored.js';
 import { statEach } from '../../src/source/index.js';
 import { spawnSync } from 'node:child_process';
 
@@ -89,7 +89,8 @@ describe('manifest freshness', () => {
       paths.push(abs);
     }
     const js = statEach(paths);
-    assert.deepEqual(Array.from(statPaths(paths)), js);
+    const native = nativeStatAll();
+    if (native) assert.deepEqual(Array.from(native(paths)), js);
     assert.deepEqual(js.slice(0, 12).filter((_, k) => k % 4 === 0), [-1, -2, -2]);
     assert.equal(js[4 * (paths.length - 1)], 699);
   });
