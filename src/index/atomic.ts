@@ -8,9 +8,14 @@ import { join } from 'node:path';
 
 /** Writes to a temporary file in the same folder, then renames it over the target. */
 export function writeBytes(file: string, bytes: Uint8Array): void {
+  writeParts(file, [bytes]);
+}
+
+/** writeBytes for bytes in pieces, written one after another (never copied into one buffer). */
+export function writeParts(file: string, parts: Uint8Array[]): void {
   const out = openAtomic(file);
   try {
-    out.write(bytes);
+    for (const p of parts) out.write(p);
   } catch (err) {
     out.abort();
     throw err;

@@ -13,7 +13,7 @@ import { appendFactsEntries, contentHash, graphFileLabelled, factsHash, factsKey
 import { decodePacked, encodePacked, PACK_VERSION, packGraph, summarize, unpackGraph, type GraphSummary, type PackedGraph } from '../graph/pack.js';
 import { encodeStoreParts, moveStoreLinesParts, restampPlan, type Manifest } from '../graph/store.js';
 import { remapPackedBytes } from '../graph/remap.js';
-import { openAtomic, patchAtomic, writeAt } from './atomic.js';
+import { patchAtomic, writeAt, writeParts } from './atomic.js';
 import { indexDir, manifestFresh, manifestOf, sameManifest, nativeStatAll, storeStamp, STORE_FILE } from './stored.js';
 import { toolStamp } from './key.js';
 import { pruneIndexes, writeOwner } from './prune.js';
@@ -349,17 +349,6 @@ function writeStore(file: string, graph: Graph, stamp: string, manifest: Manifes
   writeParts(file, encodeStoreParts(graph, stamp, manifest));
 }
 
-/** Writes the pieces one after another to a temporary file renamed over `file` (see openAtomic). */
-function writeParts(file: string, parts: Uint8Array[]): void {
-  const out = openAtomic(file);
-  try {
-    for (const p of parts) out.write(p);
-  } catch (err) {
-    out.abort();
-    throw err;
-  }
-  out.close();
-}
 
 /**
  * The store at `file`, stamped `from`, given a new stamp and manifest in place of the old (see

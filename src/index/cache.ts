@@ -5,7 +5,7 @@
 import { createHash } from 'node:crypto';
 import { closeSync, fstatSync, ftruncateSync, openSync, readFileSync, readSync } from 'node:fs';
 import { deserialize, serialize } from 'node:v8';
-import { openAtomic, patchAtomic, writeAt, writeBytes } from './atomic.js';
+import { openAtomic, patchAtomic, writeAt, writeBytes, writeParts } from './atomic.js';
 import { FACTS_VERSION } from './key.js';
 
 export { writeBytes } from './atomic.js';
@@ -45,26 +45,20 @@ export function writeGraphFile(file: string, label: string, body: Uint8Array[]):
   const head = Buffer.alloc(8);
   head.write(GRAPH_MAGIC, 0, 'latin1');
   head.writeUInt32LE(id.length, 4);
-  const out = openAtomic(file);
-  try {
-    out.write(head);
-    out.write(id);
-    out.write(Buffer.alloc(bodyAt(id.length) - 8 - id.length));
-    for (const b of body) out.write(b);
-  } catch (err) {
-    out.abort();
-    throw err;
-  }
-  out.close();
+  writeParts(file, [head, id, Buffer.alloc(bodyAt(id.length) - 8 - id.length), ...body]);
 }
 
 /** The graph file's body (the packed graph's bytes), if the file is there and labelled `label`; else undefined. */
 export function readGraphFile(file: string, label: string): Buffer | undefined {
   const bytes = readMarked(file, GRAPH_MAGIC);
-  if (!bytes) return undefined;
-  const n = bytes.readUInt32LE(4);
-  if (bodyAt(n) > bytes.length || bytes.toString('utf8', 8, 8 + n) !== label) return undefined;
-  return bytes.subarray(bodyAt(n));
+  const at = bodyAt(Buffer.byteLength(label));
+  return bytes && hasLabel(bytes, label) && at <= bytes.length ? bytes.subarray(at) : undefined;
+}
+
+/** Whether a graph file's first bytes are its magic and `label`. */
+function hasLabel(head: Buffer, label: string): boolean {
+  const n = Buffer.byteLength(label);
+  return head.length >= 8 + n && head.toString('latin1', 0, 4) === GRAPH_MAGIC && head.readUInt32LE(4) === n && head.toString('utf8', 8, 8 + n) === label;
 }
 
 /** Where a graph file's body starts, after a label of `n` bytes. */
@@ -77,10 +71,8 @@ export function graphFileLabelled(file: string, label: string): boolean {
   try {
     const fd = openSync(file, 'r');
     try {
-      const want = Buffer.byteLength(label);
-      const head = Buffer.alloc(8 + want);
-      const n = readSync(fd, head, 0, head.length, 0);
-      return n === head.length && head.toString('latin1', 0, 4) === GRAPH_MAGIC && head.readUInt32LE(4) === want && head.toString('utf8', 8) === label;
+      const head = Buffer.alloc(8 + Buffer.byteLength(label));
+      return readSync(fd, head, 0, head.length, 0) === head.length && hasLabel(head, label);
     } finally {
       closeSync(fd);
     }
