@@ -209,20 +209,19 @@ function build(opts: IndexOptions, useSnapshot: boolean): IndexResult {
     if (!previous || err instanceof SourceError) throw err;
     scan = scanSource(opts.root, opts.ctx, opts.scope ?? 'default', { statMany: nativeStatAll() });
   }
-  const tree = { root: scan.root, modulePath: scan.modulePath };
-  const scoped = { packages: scan.packages };
+  const { root, modulePath, packages } = scan;
   const diagnostics: Diagnostic[] = [...scan.diagnostics];
   lap('source');
 
   const packFile = join(dir, 'facts.bin');
   const stateFile = join(dir, STATE_FILE);
-  const files = scoped.packages.flatMap((p) => p.files);
+  const files = packages.flatMap((p) => p.files);
   const contents: FileContent[] = [];
   const knownHashes = scan.knownHashes();
   // The content hash of each file of the scope, in order, for the next snapshot ('' when it could not be read).
   const hashes: string[] = [];
   let read = 0;
-  for (const pkg of scoped.packages) {
+  for (const pkg of packages) {
     for (const f of pkg.files) {
       // Unchanged since the snapshot hashed it: its bytes are read only if it has to be parsed (see bytesOf).
       const hash = knownHashes[hashes.length];
@@ -254,7 +253,7 @@ function build(opts: IndexOptions, useSnapshot: boolean): IndexResult {
     else rmSync(sourceFile, { force: true });
   };
   // Each file's and dir's size and mtime as the scan found them, before reading: the freshness manifest a build writes.
-  const manifestNow = () => manifestOf(tree.root, contents.map((c) => c.path), scan.statOf);
+  const manifestNow = () => manifestOf(root, contents.map((c) => c.path), scan.statOf);
   // Every file's content hash, in order, hashed once more: the graph's identity, kept short for the query store's header.
   const stamp = contentHash(Buffer.from(contents.map((c) => c.hash).join(',')));
   const state = opts.fresh ? undefined : readPack<IndexState>(stateFile);
@@ -279,7 +278,7 @@ function build(opts: IndexOptions, useSnapshot: boolean): IndexResult {
     }
   }
   const sourceDiagnostics = [...diagnostics];
-  const inputsOf = (factsOf: (path: string) => string | undefined): ResolveInputs => resolveInputs(tree.root, tree.modulePath, opts.ctx, sourceDiagnostics, scoped.packages, contents, factsOf);
+  const inputsOf = (factsOf: (path: string) => string | undefined): ResolveInputs => resolveInputs(root, modulePath, opts.ctx, sourceDiagnostics, packages, contents, factsOf);
   // The early cut-off: parse only the changed files; if their facts are the ones the stored graph was
   // made from, that graph is the answer and nothing is resolved.
   let early: Map<string, Parsed> | undefined;
@@ -326,8 +325,8 @@ function build(opts: IndexOptions, useSnapshot: boolean): IndexResult {
       return result;
     }
   }
-  const meta = { root: tree.root, modulePath: tree.modulePath, context: opts.ctx, diagnostics };
-  const { graph, parsed, parser, parseThreads, factsHashes } = rebuildGraph(contents, scoped.packages, packFile, opts, meta, lap, { early, known });
+  const meta = { root, modulePath, context: opts.ctx, diagnostics };
+  const { graph, parsed, parser, parseThreads, factsHashes } = rebuildGraph(contents, packages, packFile, opts, meta, lap, { early, known });
   const manifest = manifestNow();
   const inputs = inputsOf((path) => factsHashes.get(path));
   // The graph first, then the state naming it: a build stopped in between leaves a state whose graph
