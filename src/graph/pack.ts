@@ -3,6 +3,7 @@
  * thousands of small objects are slow to (de)serialize; typed arrays and a string table are not.
  */
 import { deserialize, serialize } from 'node:v8';
+import { align8, layoutSections } from './sections.js';
 import type { Edge, EdgeKind, EdgeMode, Graph, SymbolKind, SymbolRecord, UnresolvedSite } from '../model/index.js';
 
 /** The packing's version: a packed graph is read only by the version that wrote it. */
@@ -182,26 +183,10 @@ export function encodePacked(p: PackedGraph): Buffer[] {
   ]);
 }
 
-/** The sections, each 8-byte aligned after the header that names them, as the pieces to write. */
+/** The sections, each 8-byte aligned after the header that names them, as the pieces to write (see layoutSections). */
 export function layoutPacked(sections: [string, Buffer][]): Buffer[] {
-  const at: Record<string, [number, number]> = {};
-  let pos = 0;
-  for (const [name, b] of sections) {
-    at[name] = [pos, b.length];
-    pos = align8(pos + b.length);
-  }
-  const head = Buffer.from(JSON.stringify({ v: PACK_VERSION, sections: at }));
-  const first = Buffer.alloc(align8(8 + head.length));
-  first.write(PACKED_MAGIC, 0, 'latin1');
-  first.writeUInt32LE(head.length, 4);
-  head.copy(first, 8);
-  const parts: Buffer[] = [first];
-  for (const [name, b] of sections) {
-    parts.push(b);
-    const gap = align8(at[name][0] + b.length) - (at[name][0] + b.length);
-    if (gap > 0) parts.push(Buffer.alloc(gap));
-  }
-  return parts;
+  const header: { v: number; sections: Record<string, [number, number]> } = { v: PACK_VERSION, sections: {} };
+  return layoutSections(PACKED_MAGIC, header, sections);
 }
 
 /** A packed graph's bytes, its sections found but not decoded; throws on bytes that are not one of this version. */
@@ -253,6 +238,3 @@ export function decodePacked(bytes: Buffer): PackedGraph {
   };
 }
 
-function align8(n: number): number {
-  return (n + 7) & ~7;
-}

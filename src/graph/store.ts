@@ -10,6 +10,7 @@
 import type { Edge, EdgeKind, EdgeMode, Graph, SymbolRecord } from '../model/index.js';
 import { lastName, SymbolTable } from './lookup.js';
 import { Strings } from './pack.js';
+import { align8, layoutSections } from './sections.js';
 
 const MAGIC = 'KAQ4';
 const KINDS: EdgeKind[] = ['static', 'interface', 'method-value', 'func-value', 'closure'];
@@ -169,36 +170,9 @@ function manifestSections(manifest: Manifest): [string, Buffer][] {
  */
 const HEADER_SLACK = 256;
 
-/** Zeros for the gaps that align each section to 8 bytes. */
-const ZEROS = Buffer.alloc(8);
-
-/**
- * The header (its `sections` filled in here) and the sections, in order, as the store's bytes: the
- * pieces to write one after another (a section may come in pieces of its own).
- */
+/** The header (its `sections` filled in here) and the sections, in order, as the store's bytes (see layoutSections). */
 function layout(header: Header, sections: [string, Buffer | Buffer[]][]): Buffer[] {
-  // Offsets depend on the header's length, which depends on the offsets: lay out relative to the data start.
-  let pos = 0;
-  const lengths = sections.map(([, b]) => (Array.isArray(b) ? b.reduce((n, x) => n + x.length, 0) : b.length));
-  sections.forEach(([name], k) => {
-    header.sections[name] = [pos, lengths[k]];
-    pos = align(pos + lengths[k]);
-  });
-  const head = Buffer.from(JSON.stringify(header) + ' '.repeat(HEADER_SLACK));
-  const dataStart = align(8 + head.length);
-  const first = Buffer.alloc(dataStart);
-  first.write(MAGIC, 0, 'latin1');
-  first.writeUInt32LE(head.length, 4);
-  head.copy(first, 8);
-  const parts: Buffer[] = [first];
-  sections.forEach(([name, b], k) => {
-    if (Array.isArray(b)) parts.push(...b);
-    else parts.push(b);
-    const at = header.sections[name][0];
-    const gap = align(at + lengths[k]) - (at + lengths[k]);
-    if (gap > 0) parts.push(ZEROS.subarray(0, gap));
-  });
-  return parts;
+  return layoutSections(MAGIC, header, sections, HEADER_SLACK);
 }
 
 const MANIFEST_SECTIONS = ['manifestPaths', 'manifestSizes', 'manifestMtimes'];
@@ -228,7 +202,7 @@ export function restampPlan(head: Buffer, size: number, from: string, stamp: str
     const read = headerOf(head, from);
     if (!read) return undefined;
     const { header, len } = read;
-    const dataStart = align(8 + len);
+    const dataStart = align8(8 + len);
     const entries = Object.entries(header.sections);
     if (!MANIFEST_SECTIONS.every((m) => m in header.sections)) return undefined;
     const tailStart = Math.min(...MANIFEST_SECTIONS.map((m) => header.sections[m][0]));
@@ -239,7 +213,7 @@ export function restampPlan(head: Buffer, size: number, from: string, stamp: str
     let pos = tailStart;
     for (const [name, b] of fresh) {
       sections[name] = [pos, b.length];
-      pos = align(pos + b.length);
+      pos = align8(pos + b.length);
     }
     const json = Buffer.from(JSON.stringify({ ...header, stamp, sections }));
     if (json.length > len) return undefined;
@@ -277,7 +251,7 @@ export function moveStoreLinesParts(old: Buffer, from: string, stamp: string, ma
     const read = headerOf(old, from);
     if (!read) return undefined;
     const { header, len } = read;
-    const base = align(8 + len);
+    const base = align8(8 + len);
     const section = (name: string): Buffer => {
       const [at, n] = header.sections[name];
       if (base + at + n > old.length) throw new Error(`section ${name} runs past the end`);
@@ -433,10 +407,6 @@ function hashTable(n: number, hashOf: (i: number) => number): Int32Array {
   return t;
 }
 
-function align(n: number): number {
-  return (n + 7) & ~7;
-}
-
 function bytes(a: Uint32Array | Int32Array | Float64Array): Buffer {
   return Buffer.from(a.buffer, a.byteOffset, a.byteLength);
 }
@@ -474,7 +444,7 @@ export class GraphStore {
     if (head.length < 8 || head.toString('latin1', 0, 4) !== MAGIC) throw new Error('not a kubelet-atlas query store');
     const len = head.readUInt32LE(4);
     this.header = JSON.parse(bytes.read(8, len).toString('utf8')) as Header;
-    this.base = align(8 + len);
+    this.base = align8(8 + len);
   }
 
   /** Releases the file behind the store, if any: sections not read yet can no longer be. */
