@@ -3,7 +3,7 @@
  * thousands of small objects are slow to (de)serialize; typed arrays and a string table are not.
  */
 import { deserialize, serialize } from 'node:v8';
-import { align8, layoutSections } from './sections.js';
+import { layoutSections, openSections, viewAs } from './sections.js';
 import type { Edge, EdgeKind, EdgeMode, Graph, SymbolKind, SymbolRecord, UnresolvedSite } from '../model/index.js';
 
 /** The packing's version: a packed graph is read only by the version that wrote it. */
@@ -191,39 +191,18 @@ export function layoutPacked(sections: [string, Buffer][]): Buffer[] {
 
 /** A packed graph's bytes, its sections found but not decoded; throws on bytes that are not one of this version. */
 export function openPacked(bytes: Buffer): { names: string[]; section(name: string): Buffer; column(name: string): Int32Array } {
-  if (bytes.length < 8 || bytes.toString('latin1', 0, 4) !== PACKED_MAGIC) throw new Error('not a packed graph');
-  const len = bytes.readUInt32LE(4);
-  const header = JSON.parse(bytes.toString('utf8', 8, 8 + len)) as { v: number; sections: Record<string, [number, number]> };
-  if (header.v !== PACK_VERSION) throw new Error(`packed graph version ${header.v}, not ${PACK_VERSION}`);
-  const base = align8(8 + len);
-  const section = (name: string): Buffer => {
-    const place = header.sections[name];
-    if (!place) throw new Error(`packed graph: no section ${name}`);
-    const [at, n] = place;
-    if (base + at + n > bytes.length) throw new Error(`packed graph: section ${name} runs past the end`);
-    return bytes.subarray(base + at, base + at + n);
-  };
-  return {
-    names: Object.keys(header.sections),
-    section,
-    column(name) {
-      const b = section(name);
-      // A view where the bytes are aligned (a file read whole is), else a copy.
-      if (b.byteOffset % 4 === 0) return new Int32Array(b.buffer, b.byteOffset, b.length / 4);
-      const out = new Int32Array(b.length / 4);
-      new Uint8Array(out.buffer).set(b);
-      return out;
-    },
-  };
+  const p = openSections<{ v: number; sections: Record<string, [number, number]> }>(bytes, PACKED_MAGIC, 'packed graph');
+  if (!p) throw new Error('not a packed graph');
+  if (p.header.v !== PACK_VERSION) throw new Error(`packed graph version ${p.header.v}, not ${PACK_VERSION}`);
+  // A file read whole is aligned: its columns are viewed where they lie.
+  return { names: p.names, section: p.section, column: (name) => viewAs(Int32Array, p.section(name)) };
 }
 
 /** What encodePacked wrote; throws on bytes that are not a packed graph of this version. */
 export function decodePacked(bytes: Buffer): PackedGraph {
   const p = openPacked(bytes);
   const text = p.section('stringText').toString('utf8');
-  const endBytes = p.section('stringEnds');
-  const ends = new Uint32Array(endBytes.length / 4);
-  new Uint8Array(ends.buffer).set(endBytes);
+  const ends = viewAs(Uint32Array, p.section('stringEnds'));
   // A string that is not well-formed UTF-16 would not come back the same length: no graph, then.
   if ((ends.length > 0 ? ends[ends.length - 1] : 0) !== text.length) throw new Error('packed graph: the string table does not match its ends');
   const strings = new Array<string>(ends.length);

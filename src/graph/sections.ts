@@ -40,3 +40,59 @@ export function layoutSections(magic: string, header: { sections: Record<string,
   });
   return parts;
 }
+
+/** What openSections finds at the start of a file laid out by layoutSections. */
+export interface OpenedSections<H> {
+  header: H;
+  /** The length of the header's JSON (its slack included): the data start is align8(8 + headerLength). */
+  headerLength: number;
+  /** The sections' names, in the header's order. */
+  names: string[];
+  /** A section's bytes, where they lie; throws when there is no such section or it runs past the end. */
+  section(name: string): Buffer;
+}
+
+/**
+ * The header of `bytes` and a reader of its sections, or undefined when they do not begin with
+ * `magic` and a header that fits. `bytes` may be the file's first bytes only: a section is checked
+ * when it is read. Throws on a header that is not JSON; `what` names the file in errors.
+ */
+export function openSections<H extends { sections: Record<string, [number, number]> }>(bytes: Buffer, magic: string, what: string): OpenedSections<H> | undefined {
+  if (bytes.length < 8 || bytes.toString('latin1', 0, 4) !== magic) return undefined;
+  const headerLength = bytes.readUInt32LE(4);
+  if (8 + headerLength > bytes.length) return undefined;
+  const header = JSON.parse(bytes.toString('utf8', 8, 8 + headerLength)) as H;
+  const base = align8(8 + headerLength);
+  return {
+    header,
+    headerLength,
+    names: Object.keys(header.sections),
+    section(name) {
+      const place = header.sections[name];
+      if (!place) throw new Error(`${what}: no section ${name}`);
+      const [at, n] = place;
+      if (base + at + n > bytes.length) throw new Error(`${what}: section ${name} runs past the end`);
+      return bytes.subarray(base + at, base + at + n);
+    },
+  };
+}
+
+type Words = Int32Array | Uint32Array | Float64Array;
+interface WordsType<T extends Words> {
+  new (length: number): T;
+  new (buffer: ArrayBufferLike, byteOffset: number, length: number): T;
+  readonly BYTES_PER_ELEMENT: number;
+}
+
+/** The bytes as an array of `Type`: a view of them where they are aligned for it, else a copy. */
+export function viewAs<T extends Words>(Type: WordsType<T>, b: Uint8Array): T {
+  const size = Type.BYTES_PER_ELEMENT;
+  return b.byteOffset % size === 0 ? new Type(b.buffer, b.byteOffset, b.length / size) : copyAs(Type, b);
+}
+
+/** The bytes copied into a new array of `Type`, free to change without touching them. */
+export function copyAs<T extends Words>(Type: WordsType<T>, b: Uint8Array): T {
+  const out = new Type(b.length / Type.BYTES_PER_ELEMENT);
+  new Uint8Array(out.buffer).set(b);
+  return out;
+}

@@ -10,7 +10,7 @@
 import type { Edge, EdgeKind, EdgeMode, Graph, SymbolRecord } from '../model/index.js';
 import { lastName, SymbolTable } from './lookup.js';
 import { Strings } from './pack.js';
-import { align8, layoutSections } from './sections.js';
+import { align8, copyAs, layoutSections, openSections, viewAs, type OpenedSections } from './sections.js';
 
 const MAGIC = 'KAQ4';
 const KINDS: EdgeKind[] = ['static', 'interface', 'method-value', 'func-value', 'closure'];
@@ -178,15 +178,12 @@ function layout(header: Header, sections: [string, Buffer | Buffer[]][]): Buffer
 const MANIFEST_SECTIONS = ['manifestPaths', 'manifestSizes', 'manifestMtimes'];
 
 /**
- * The header at the start of `bytes` and its length, if they are a store of this format stamped `from`
- * (the graph a caller knows about); else undefined. Throws on a header that is not JSON.
+ * The header and sections of `bytes`, if they are a store of this format stamped `from` (the graph a
+ * caller knows about); else undefined. Throws on a header that is not JSON.
  */
-function headerOf(bytes: Buffer, from: string): { header: Header; len: number } | undefined {
-  if (bytes.length < 8 || bytes.toString('latin1', 0, 4) !== MAGIC) return undefined;
-  const len = bytes.readUInt32LE(4);
-  if (8 + len > bytes.length) return undefined;
-  const header = JSON.parse(bytes.toString('utf8', 8, 8 + len)) as Header;
-  return header.stamp === from ? { header, len } : undefined;
+function openStamped(bytes: Buffer, from: string): OpenedSections<Header> | undefined {
+  const opened = openSections<Header>(bytes, MAGIC, 'query store');
+  return opened?.header.stamp === from ? opened : undefined;
 }
 
 /**
@@ -199,9 +196,9 @@ function headerOf(bytes: Buffer, from: string): { header: Header; len: number } 
  */
 export function restampPlan(head: Buffer, size: number, from: string, stamp: string, manifest: Manifest): { head: Buffer; tail: Buffer; tailAt: number; length: number } | undefined {
   try {
-    const read = headerOf(head, from);
+    const read = openStamped(head, from);
     if (!read) return undefined;
-    const { header, len } = read;
+    const { header, headerLength: len } = read;
     const dataStart = align8(8 + len);
     const entries = Object.entries(header.sections);
     if (!MANIFEST_SECTIONS.every((m) => m in header.sections)) return undefined;
@@ -248,15 +245,9 @@ export function moveStoreLines(old: Buffer, from: string, stamp: string, manifes
  */
 export function moveStoreLinesParts(old: Buffer, from: string, stamp: string, manifest: Manifest, moves: [file: string, lines: ReadonlyMap<number, number>][]): Buffer[] | undefined {
   try {
-    const read = headerOf(old, from);
+    const read = openStamped(old, from);
     if (!read) return undefined;
-    const { header, len } = read;
-    const base = align8(8 + len);
-    const section = (name: string): Buffer => {
-      const [at, n] = header.sections[name];
-      if (base + at + n > old.length) throw new Error(`section ${name} runs past the end`);
-      return old.subarray(base + at, base + at + n);
-    };
+    const { header, section } = read;
     const to = (lines: ReadonlyMap<number, number>, n: number): number => {
       const m = lines.get(n);
       if (m === undefined) throw new Error(`line ${n} has no new place`);
@@ -270,18 +261,14 @@ export function moveStoreLinesParts(old: Buffer, from: string, stamp: string, ma
       if (id >= 0) linesOf[id] = lines;
     }
     const moveData = (name: string): Buffer => {
-      const src = section(name);
-      const data = new Int32Array(src.length / 4);
-      new Uint8Array(data.buffer).set(src);
+      const data = copyAs(Int32Array, section(name));
       for (let o = 0; o < data.length; o += W) {
         const lines = linesOf[data[o + 2]];
         if (lines) data[o + 3] = to(lines, data[o + 3]);
       }
       return bytes(data);
     };
-    const startBytes = section('symbolStart');
-    const starts = new Uint32Array(startBytes.length / 4);
-    new Uint8Array(starts.buffer).set(startBytes);
+    const starts = viewAs(Uint32Array, section('symbolStart'));
     const records = section('symbolJson');
     // The records holding a moved file's key, by index: the last record starting at or before each hit.
     const hits = new Set<number>();
@@ -512,14 +499,7 @@ export class GraphStore {
 
   /** The manifest with its paths left as stored: UTF-8, one per line. */
   manifestBytes(): { paths: Buffer; sizes: Float64Array; mtimes: Float64Array } {
-    const f = (name: string): Float64Array => {
-      // Copied into an aligned buffer so a Float64Array can view it.
-      const b = this.section(name);
-      const a = new Float64Array(b.length / 8);
-      new Uint8Array(a.buffer).set(b);
-      return a;
-    };
-    return { paths: this.section('manifestPaths'), sizes: f('manifestSizes'), mtimes: f('manifestMtimes') };
+    return { paths: this.section('manifestPaths'), sizes: viewAs(Float64Array, this.section('manifestSizes')), mtimes: viewAs(Float64Array, this.section('manifestMtimes')) };
   }
 
   /** Every node name: symbols first (in store order), then call targets that are not symbols. */
@@ -607,12 +587,7 @@ export class GraphStore {
 
   /** A whole section as 32-bit integers (copied only if the bytes are not 4-byte aligned). */
   private int32s(name: string): Int32Array {
-    let b = this.section(name);
-    if (b.byteOffset % 4 !== 0) {
-      b = Buffer.from(b);
-      this.cache.set(name, b);
-    }
-    return new Int32Array(b.buffer, b.byteOffset, b.length / 4);
+    return viewAs(Int32Array, this.section(name));
   }
 
   /**
