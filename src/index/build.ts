@@ -292,7 +292,7 @@ function build(opts: IndexOptions, useSnapshot: boolean): IndexResult {
     const inputs = inputsOf((path) => early!.get(path)?.factsHash ?? oldFacts.get(path));
     const counts = { total: files.length, parsed: changed.length, cached: contents.length - changed.length, read };
     // The changed files' new facts join the pack (appended, not rewritten), so a later build finds them.
-    const keep = () => appendFactsEntries(packFile, changed.map((c) => [factsKey(c.path, c.hash, c.active), early!.get(c.path)!.packed]), new Set(contents.map((c) => factsKey(c.path, c.hash, c.active))));
+    const keep = () => appendFactsEntries(packFile, changed.map((c) => [keyOf(c), early!.get(c.path)!.packed]), liveKeys(contents));
     const bytes = inputs.key === state.inputs.key ? storedGraphLater(dir, state) : undefined;
     if (bytes) {
       lap('load');
@@ -512,6 +512,16 @@ type ResolveMeta = Parameters<typeof resolveProgram>[1];
  * come, so that they do not accumulate; the file bytes die with this call.
  * Also each file's facts hash (see ResolveInputs), hashed only for the entries no earlier build hashed.
  */
+/** The facts pack's key for a file's content as it is now. */
+function keyOf(c: FileContent): string {
+  return factsKey(c.path, c.hash, c.active);
+}
+
+/** The pack keys the tree has now: entries under other keys may go when the pack is compacted. */
+function liveKeys(contents: readonly FileContent[]): Set<string> {
+  return new Set(contents.map(keyOf));
+}
+
 function parseFiles(contents: FileContent[], packFile: string, opts: IndexOptions, lap: (name: string) => void, before: Before) {
   const factsByPath = new Map<string, FileFacts>();
   const factsHashes = new Map<string, string>();
@@ -523,7 +533,7 @@ function parseFiles(contents: FileContent[], packFile: string, opts: IndexOption
   const fresh: [string, Uint8Array][] = [];
   const missing: FileContent[] = [];
   for (const c of contents) {
-    const key = factsKey(c.path, c.hash, c.active);
+    const key = keyOf(c);
     const early = before.early?.get(c.path);
     const packed = early?.packed ?? old.get(key);
     if (early) fresh.push([key, early.packed]);
@@ -549,7 +559,7 @@ function parseFiles(contents: FileContent[], packFile: string, opts: IndexOption
       clock,
       onProgress: opts.onProgress && ((done, _total, what) => opts.onProgress!(cached + done, contents.length, what)),
       onPacked: (i, packed) => {
-        const key = factsKey(missing[i].path, missing[i].hash, missing[i].active);
+        const key = keyOf(missing[i]);
         if (append) fresh.push([key, packed]);
         else pack?.add(key, packed);
         factsHashes.set(missing[i].path, factsHash(packed));
@@ -563,7 +573,7 @@ function parseFiles(contents: FileContent[], packFile: string, opts: IndexOption
   for (const c of contents) c.bytes = undefined;
   lap('parse');
   pack?.close();
-  if (append && fresh.length > 0) appendFactsEntries(packFile, fresh, new Set(contents.map((c) => factsKey(c.path, c.hash, c.active))));
+  if (append && fresh.length > 0) appendFactsEntries(packFile, fresh, liveKeys(contents));
   lap('write');
   return { factsByPath, factsHashes, parsed: missing.length + (before.early?.size ?? 0), parser: { native: nativeParserInUse(), workers: workersFor(missing.length, opts.workers) }, parseThreads: clock };
 }
