@@ -6,7 +6,7 @@ import { closeSync, fstatSync, ftruncateSync, openSync, readFileSync, readSync, 
 import { basename, join } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import type { BuildContext, Diagnostic, Graph } from '../model/index.js';
-import { scanSource, SourceError, type Scope, type SourceScan, type SourcePackage, type SourceSnapshot } from '../source/index.js';
+import { scanSource, SourceError, statNow, type Scope, type SourceScan, type SourcePackage, type SourceSnapshot } from '../source/index.js';
 import { extractAll, nativeParserInUse, newClock, positionShift, unpackFacts, workersFor, type FileFacts, type ParseClock, type StringTable } from '../parse/index.js';
 import { buildProgram, resolveProgram, type PackageInput } from '../resolve/index.js';
 import { appendFactsEntries, contentHash, graphFileLabelled, factsHash, factsKey, factsPackWriter, readFactsEntries, readFactsPack, readGraphFile, readPack, writeGraphFile, writePack, type FactsPack } from './cache.js';
@@ -253,7 +253,7 @@ function build(opts: IndexOptions, useSnapshot: boolean): IndexResult {
     else rmSync(sourceFile, { force: true });
   };
   // Each file's and dir's size and mtime as the scan found them, before reading: the freshness manifest a build writes.
-  const manifestNow = () => manifestOf(root, contents.map((c) => c.path), scan.statOf);
+  const manifestNow = () => manifestOf(root, contents.map((c) => c.path), (rel, abs) => scan.statOf(rel) ?? statNow(abs));
   // Every file's content hash, in order, hashed once more: the graph's identity, kept short for the query store's header.
   const stamp = contentHash(Buffer.from(contents.map((c) => c.hash).join(',')));
   const state = opts.fresh ? undefined : readPack<IndexState>(stateFile);

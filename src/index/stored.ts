@@ -105,11 +105,11 @@ export function readStore(opts: StoreLocation): GraphStore | undefined {
 }
 
 /**
- * Each scanned Go file and package dir with its size and mtime: as `statOf` gives them (the scan's,
- * taken before the files were read), else stat'ed now. A file added to or removed from a
- * package dir changes the dir's mtime, which the manifest also records.
+ * Each scanned Go file and package dir with its size and mtime, as `statOf` gives them (the build
+ * passes the scan's, taken before the files were read). A file added to or removed from a package dir
+ * changes the dir's mtime, which the manifest also records.
  */
-export function manifestOf(root: string, files: string[], statOf?: (rel: string) => Stat | undefined): Manifest {
+export function manifestOf(root: string, files: string[], statOf: (rel: string, abs: string) => Stat): Manifest {
   const dirs = new Set(files.map((f) => f.slice(0, Math.max(0, f.lastIndexOf('/')))));
   const rels = [...files, ...dirs];
   // As join(root, p) gives them (root is absolute and normalized, p relative): join is the slower part here.
@@ -118,15 +118,9 @@ export function manifestOf(root: string, files: string[], statOf?: (rel: string)
   const sizes: number[] = [];
   const mtimes: number[] = [];
   for (const [i, p] of paths.entries()) {
-    const known = statOf?.(rels[i]);
-    if (known) {
-      sizes.push(known[0]);
-      mtimes.push(known[1]);
-      continue;
-    }
-    const st = statSync(p, { throwIfNoEntry: false });
-    sizes.push(st ? (st.isDirectory() ? -1 : st.size) : -2);
-    mtimes.push(st ? st.mtimeMs : 0);
+    const [size, mtime] = statOf(rels[i], p);
+    sizes.push(size);
+    mtimes.push(mtime);
   }
   return { paths, sizes, mtimes };
 }

@@ -7,7 +7,7 @@ export { scanHeader } from './header.js';
 export type { GoHeader, ImportSpec } from './header.js';
 export { matchFile } from './match.js';
 export type { FileMatch } from './match.js';
-export { importPathOf, openTree } from './tree.js';
+export { importPathOf, openTree, statNow } from './tree.js';
 export { computeScope } from './scope.js';
 export { defaultCacheDir, resolveSourceDir } from './locate.js';
 export { DEFAULT_REF, DEFAULT_REPO_URL, fetchRelease, SPARSE_DIRS } from './fetch.js';

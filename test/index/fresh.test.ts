@@ -8,7 +8,7 @@ import { cpSync, mkdtempSync, readdirSync, rmSync, statSync, symlinkSync, utimes
 import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { manifestFresh, manifestOf, nativeFreshCheckInUse, nativeStatAll } from '../../src/index/stored.js';
-import { statEach } from '../../src/source/index.js';
+import { statEach, statNow } from '../../src/source/index.js';
 import { spawnSync } from 'node:child_process';
 
 const fixture = resolve('test/fixtures/go/kubelike');
@@ -31,7 +31,7 @@ describe('manifest freshness', () => {
     cpSync(fixture, root, { recursive: true });
     const files = goFiles(root);
     assert.ok(files.length > 5);
-    const snap = () => manifestOf(root, files);
+    const snap = () => manifestOf(root, files, (_rel, abs) => statNow(abs));
     let m = snap();
     assert.equal(fresh(m), true, 'unchanged');
 
@@ -70,7 +70,7 @@ describe('manifest freshness', () => {
       const abs = join(root, f);
       cpSync(join(fixture, goFiles(fixture)[0]), abs);
     }
-    const m = manifestOf(root, files);
+    const m = manifestOf(root, files, (_rel, abs) => statNow(abs));
     assert.equal(m.paths.length, 1640);
     assert.equal(fresh(m), true);
     const last = join(root, files[files.length - 1]);
