@@ -2,6 +2,10 @@
  * Whether two versions of a file's facts differ only in where things are: the same records in the same
  * order, with other lines and byte offsets. That is what an edit of comments or blank lines, or of the
  * spacing inside a line, does to a file. The answer maps each old line to its new line.
+ *
+ * factsShift also lets the fields that only describe a declaration differ: its doc comment and its
+ * fingerprint (a hash of its tokens, which a string literal's text changes). Resolution reads neither;
+ * they are copied into the symbol records.
  */
 import type { FileFacts } from './facts.js';
 
@@ -11,6 +15,8 @@ const LINE_KEYS = new Set(['l', 'line', 'endLine']);
 const OFFSET_KEYS = new Set(['pos', 'end', 'start']);
 /** Fields holding a column: carried in the facts, read by nothing after extraction. */
 const FREE_KEYS = new Set(['col']);
+/** Fields of a declaration copied into its symbol record and read by nothing else. */
+const SYMBOL_KEYS = new Set(['doc', 'fingerprint']);
 
 /**
  * Old line → new line, when `next` is `old` with only its positions moved, and moved in order: lines
@@ -18,6 +24,16 @@ const FREE_KEYS = new Set(['col']);
  * the same way after), and offset 0 stays 0. Undefined otherwise.
  */
 export function positionShift(old: FileFacts, next: FileFacts): Map<number, number> | undefined {
+  const shift = factsShift(old, next);
+  return shift && !shift.symbols ? shift.lines : undefined;
+}
+
+/**
+ * positionShift, where the declarations' docs and fingerprints may differ too: `symbols` says whether
+ * one does (the symbol records must then be made again from `next`).
+ */
+export function factsShift(old: FileFacts, next: FileFacts): { lines: Map<number, number>; symbols: boolean } | undefined {
+  let symbols = false;
   const lines = new Map<number, number>();
   const offsets = new Map<number, number>();
   const pair = (map: Map<number, number>, a: number, b: number): boolean => {
@@ -52,13 +68,17 @@ export function positionShift(old: FileFacts, next: FileFacts): Map<number, numb
         }
         if (FREE_KEYS.has(k)) continue;
       }
+      if (SYMBOL_KEYS.has(k) && (typeof va === 'string' || va === undefined) && (typeof vb === 'string' || vb === undefined)) {
+        if (va !== vb) symbols = true;
+        continue;
+      }
       if (!same(va, vb)) return false;
     }
     return true;
   };
   if (!same(old, next) || !inOrder(lines) || !inOrder(offsets)) return undefined;
   if (offsets.has(0) && offsets.get(0) !== 0) return undefined;
-  return lines;
+  return { lines, symbols };
 }
 
 /** Whether the map is strictly increasing: one to one, and order kept. */

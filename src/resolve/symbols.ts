@@ -1,5 +1,6 @@
 /** Symbol records for every function, method, closure, type, var and const in the program. */
 import type { SymbolRecord } from '../model/index.js';
+import type { FileFacts } from '../parse/index.js';
 import type { Program } from './program.js';
 import type { Types } from './types.js';
 import { typeString } from './types.js';
@@ -43,6 +44,28 @@ export function collectSymbols(program: Program, types: Types): SymbolRecord[] {
     }
   }
   void typeString;
+  return out;
+}
+
+/**
+ * The doc and fingerprint each symbol record of a file takes from its facts, by the symbol's name in its
+ * package (what follows `pkg.` in its ID: `f`, `(*T).m`, `f.func1`, `T`, `v`), in the file's order; a
+ * name can repeat (`var _ I = ...`). What collectSymbols would write, for a file whose other facts did
+ * not change (see factsShift).
+ */
+export type SymbolFields = Map<string, { doc?: string; fingerprint: string }[]>;
+
+export function symbolFields(facts: FileFacts): SymbolFields {
+  const out: SymbolFields = new Map();
+  const add = (name: string, doc: string | undefined, fingerprint: string) => {
+    const list = out.get(name);
+    if (list) list.push({ doc, fingerprint });
+    else out.set(name, [{ doc, fingerprint }]);
+  };
+  for (const f of facts.funcs) add(f.local, f.doc, f.fingerprint);
+  for (const t of facts.types) add(t.name, t.doc, t.fingerprint);
+  // Values have no fingerprint of their own in their records.
+  for (const v of facts.values) add(v.name, v.doc, '');
   return out;
 }
 

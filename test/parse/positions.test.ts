@@ -4,7 +4,8 @@
  */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { extractAll, positionShift } from '../../src/parse/index.js';
+import { extractAll, factsShift, positionShift } from '../../src/parse/index.js';
+import { symbolFields } from '../../src/resolve/index.js';
 import { remapLines } from '../../src/graph/index.js';
 import type { Graph } from '../../src/model/index.js';
 
@@ -50,6 +51,30 @@ describe('positionShift', () => {
     assert.equal(positionShift(facts(BASE), facts(BASE.replace('Run(nil)', 'Run(make(chan int))'))), undefined);
     assert.equal(positionShift(facts(BASE), facts(BASE.replace('// Run starts the loop.', '// Run runs.'))), undefined, 'a doc comment is a fact');
     assert.equal(positionShift(facts(BASE), facts(BASE + '\nfunc more() {}\n')), undefined);
+  });
+
+  it('factsShift lets docs and fingerprints differ, and says so; nothing else', () => {
+    const withText = BASE.replace('\tfor v', '\tprintln("draining")\n\tfor v');
+    assert.deepEqual(factsShift(facts(BASE), facts(BASE))?.symbols, false);
+    const doc = factsShift(facts(BASE), facts(BASE.replace('// Run starts the loop.', '// Run runs.\n// It never returns.')));
+    assert.equal(doc?.symbols, true, 'a doc comment: the record changes, nothing resolution reads');
+    assert.equal(doc?.lines.get(12), 13, 'and the lines below it moved');
+    const literal = factsShift(facts(withText), facts(withText.replace('"draining"', '"draining the channel"')));
+    assert.equal(literal?.symbols, true, 'a string literal is in the fingerprint only');
+    assert.equal(positionShift(facts(withText), facts(withText.replace('"draining"', '"draining the channel"'))), undefined);
+    assert.equal(factsShift(facts(BASE), facts(BASE.replace('Run(nil)', 'Run(make(chan int))'))), undefined, 'a call changed');
+    assert.equal(factsShift(facts(BASE), facts(BASE.replace('func other()', 'func other2()'))), undefined, 'a name changed');
+    assert.equal(factsShift(facts(withText), facts(withText.replace('"draining"', '42'))), undefined, 'another kind of literal');
+  });
+
+  it('symbolFields lists each declaration\'s doc and fingerprint by its name in the package, in file order', () => {
+    const src = 'package a\n\n// T is a type.\ntype T struct{}\n\n// M is a method.\nfunc (t *T) M() { go func() {}() }\n\n// One.\nvar _ = 1\nvar _ = 2\n';
+    const fields = symbolFields(facts(src));
+    assert.equal(fields.get('T')?.[0].doc, 'T is a type.');
+    assert.equal(fields.get('(*T).M')?.[0].doc, 'M is a method.');
+    assert.ok(fields.get('(*T).M.func1')?.[0].fingerprint, 'closures have their own');
+    assert.deepEqual(fields.get('_')?.map((f) => f.doc), ['One.', undefined], 'a repeated name keeps its order');
+    assert.deepEqual(fields.get('_')?.map((f) => f.fingerprint), ['', ''], 'values have no fingerprint');
   });
 
   it('refuses positions that stop being one to one', () => {
