@@ -19,12 +19,14 @@ export interface PackedGraph {
 }
 
 const EDGE_W = 8;
-const SYM_W = 14;
+export const SYM_W = 14;
 const UNRES_W = 5;
 
 /** Where each column holds a file and its lines (for remapPackedBytes, and the files table of encodePacked). */
 export const EDGE_LINE = { width: EDGE_W, file: 4, line: 5 };
 export const SYM_LINES = { width: SYM_W, file: 4, lines: [5, 6] };
+/** Where a symbol row holds its ID, package, doc and fingerprint (string ids; -1 for none). */
+export const SYM_FIELDS = { id: 0, pkg: 2, doc: 7, fingerprint: 8 };
 export const UNRES_LINE = { width: UNRES_W, file: 1, line: 2 };
 
 /** Interns strings: each distinct string gets the next index. */

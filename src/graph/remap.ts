@@ -1,7 +1,9 @@
 /** A graph with one file's lines moved: what a file whose facts only moved (see positionShift) gives. */
 import type { ChannelOpRecord, Diagnostic, Graph, GoroutineRecord } from '../model/index.js';
 import { deserialize, serialize } from 'node:v8';
-import { EDGE_LINE, layoutPacked, openPacked, SYM_LINES, UNRES_LINE, type PackedGraph } from './pack.js';
+import { EDGE_LINE, layoutPacked, openPacked, SYM_FIELDS, SYM_LINES, SYM_W, UNRES_LINE, type PackedGraph } from './pack.js';
+import { viewAs } from './sections.js';
+import type { SymbolFields } from '../resolve/index.js';
 
 /** Maps lines of one file, noting any line the map does not know. */
 class Mover {
@@ -71,12 +73,20 @@ export function remapPackedLines(p: PackedGraph, file: string, lines: ReadonlyMa
 }
 
 /**
+ * A file whose facts moved (see factsShift): where each of its old lines went, and, when its
+ * declarations' docs or fingerprints changed, what its symbol records take from its new facts.
+ */
+export type FileMove = [file: string, lines: ReadonlyMap<number, number>, fields?: SymbolFields];
+
+/**
  * remapPackedLines for several files, on a packed graph's bytes (see encodePacked): the line columns
  * are moved where they lie and the object records decoded and moved; the string table, the larger part
- * of the bytes, is copied as it is. The new bytes as pieces to write, and the moved records. Undefined
- * when a line is not in its file's map; throws on bytes that are not a packed graph.
+ * of the bytes, is copied as it is. A move with fields also gives its file's symbols their new docs and
+ * fingerprints (new strings are appended to the table). The new bytes as pieces to write, and the
+ * moved records. Undefined when a line is not in its file's map or a symbol has no fields; throws on
+ * bytes that are not a packed graph.
  */
-export function remapPackedBytes(bytes: Buffer, moves: [file: string, lines: ReadonlyMap<number, number>][]): { parts: Buffer[]; rest: PackedGraph['rest'] } | undefined {
+export function remapPackedBytes(bytes: Buffer, moves: FileMove[]): { parts: Buffer[]; rest: PackedGraph['rest'] } | undefined {
   const p = openPacked(bytes);
   const ids = new Map(JSON.parse(p.section('files').toString('utf8')) as [string, number][]);
   const edges = p.column('edges').slice();
@@ -95,7 +105,62 @@ export function remapPackedBytes(bytes: Buffer, moves: [file: string, lines: Rea
     rest = { ...rest, ...m.records(rest) };
     if (!m.complete) return undefined;
   }
-  const raw = (a: Int32Array) => Buffer.from(a.buffer, a.byteOffset, a.byteLength);
+  const raw = (a: Int32Array | Uint32Array) => Buffer.from(a.buffer, a.byteOffset, a.byteLength);
   const moved: Record<string, Buffer> = { edges: raw(edges), symbols: raw(symbols), unresolved: raw(unresolved), rest: serialize(rest) };
+  if (moves.some((move) => move[2])) {
+    const strings = refieldSymbols(p, symbols, ids, moves);
+    if (!strings) return undefined;
+    Object.assign(moved, strings);
+  }
   return { parts: layoutPacked(p.names.map((name): [string, Buffer] => [name, moved[name] ?? p.section(name)])), rest };
+}
+
+/**
+ * Gives the symbols of each move with fields their doc and fingerprint, in `symbols` (the column, as
+ * copied): a symbol takes the next fields listed under its name. Strings not in the table yet are
+ * appended to it: the new string sections, or undefined when a symbol of such a file has no fields.
+ */
+function refieldSymbols(p: ReturnType<typeof openPacked>, symbols: Int32Array, ids: Map<string, number>, moves: FileMove[]): { stringText: Buffer; stringEnds: Buffer } | undefined {
+  const textBytes = p.section('stringText');
+  const text = textBytes.toString('utf8');
+  const ends = viewAs(Uint32Array, p.section('stringEnds'));
+  const str = (i: number): string | undefined => (i < 0 ? undefined : text.slice(i === 0 ? 0 : ends[i - 1], ends[i]));
+  const added: string[] = [];
+  const addedIds = new Map<string, number>();
+  /** The string's id: the one it has when `now` (a string id) is it, else a new one. */
+  const idOf = (s: string | undefined, now: number): number => {
+    if (s === undefined) return -1;
+    if (str(now) === s) return now;
+    let i = addedIds.get(s);
+    if (i === undefined) {
+      i = ends.length + added.length;
+      added.push(s);
+      addedIds.set(s, i);
+    }
+    return i;
+  };
+  for (const [file, , fields] of moves) {
+    const fileId = ids.get(file);
+    if (!fields || fileId === undefined) continue;
+    const taken = new Map<string, number>();
+    for (let o = 0; o < symbols.length; o += SYM_W) {
+      if (symbols[o + SYM_LINES.file] !== fileId) continue;
+      const id = str(symbols[o + SYM_FIELDS.id])!;
+      const pkg = str(symbols[o + SYM_FIELDS.pkg])!;
+      // The package's own record names its first file, and has no doc or fingerprint.
+      if (id === pkg) continue;
+      const name = id.slice(pkg.length + 1);
+      const k = taken.get(name) ?? 0;
+      const f = fields.get(name)?.[k];
+      if (!f) return undefined;
+      taken.set(name, k + 1);
+      symbols[o + SYM_FIELDS.doc] = idOf(f.doc, symbols[o + SYM_FIELDS.doc]);
+      symbols[o + SYM_FIELDS.fingerprint] = idOf(f.fingerprint, symbols[o + SYM_FIELDS.fingerprint]);
+    }
+  }
+  const more = new Uint32Array(ends.length + added.length);
+  more.set(ends);
+  let end = ends.length > 0 ? ends[ends.length - 1] : 0;
+  added.forEach((s, i) => (more[ends.length + i] = end += s.length));
+  return { stringText: Buffer.concat([textBytes, Buffer.from(added.join(''))]), stringEnds: Buffer.from(more.buffer) };
 }

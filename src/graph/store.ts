@@ -10,6 +10,8 @@
 import type { Edge, EdgeKind, EdgeMode, Graph, SymbolRecord } from '../model/index.js';
 import { lastName, SymbolTable } from './lookup.js';
 import { Strings } from './pack.js';
+import type { FileMove } from './remap.js';
+import type { SymbolFields } from '../resolve/index.js';
 import { align8, copyAs, layoutSections, openSections, viewAs, type OpenedSections } from './sections.js';
 
 const MAGIC = 'KAQ4';
@@ -241,9 +243,10 @@ export function moveStoreLines(old: Buffer, from: string, stamp: string, manifes
 /**
  * moveStoreLines for several files at once, as the pieces to write one after another. The records of
  * the moved files' symbols are found by searching the records section for each file's `"file":` key,
- * and only those are parsed and written again.
+ * and only those are parsed and written again; a move with fields gives them their new docs and
+ * fingerprints too (see remapPackedBytes).
  */
-export function moveStoreLinesParts(old: Buffer, from: string, stamp: string, manifest: Manifest, moves: [file: string, lines: ReadonlyMap<number, number>][]): Buffer[] | undefined {
+export function moveStoreLinesParts(old: Buffer, from: string, stamp: string, manifest: Manifest, moves: FileMove[]): Buffer[] | undefined {
   try {
     const read = openStamped(old, from);
     if (!read) return undefined;
@@ -272,7 +275,8 @@ export function moveStoreLinesParts(old: Buffer, from: string, stamp: string, ma
     const records = section('symbolJson');
     // The records holding a moved file's key, by index: the last record starting at or before each hit.
     const hits = new Set<number>();
-    const movedLines = new Map(moves);
+    const movedLines = new Map(moves.map(([file, lines]) => [file, lines]));
+    const movedFields = new Map(moves.map(([file, , fields]) => [file, fields]));
     for (const [file] of moves) {
       const marker = Buffer.from(`"file":${JSON.stringify(file)}`);
       for (let at = records.indexOf(marker); at >= 0;) {
@@ -292,7 +296,9 @@ export function moveStoreLinesParts(old: Buffer, from: string, stamp: string, ma
       // The key met inside another field (a doc quoting it): the record's own file decides.
       const lines = movedLines.get(rec.file);
       if (!lines) continue;
-      const again = Buffer.from(JSON.stringify({ ...rec, line: to(lines, rec.line), endLine: to(lines, rec.endLine) }));
+      const fields = movedFields.get(rec.file);
+      const placed = { ...rec, line: to(lines, rec.line), endLine: to(lines, rec.endLine) };
+      const again = Buffer.from(JSON.stringify(fields && rec.id !== rec.pkg ? refielded(placed, fields) : placed));
       for (; next <= i; next++) jsonStart[next] = starts[next] + delta;
       json.push(records.subarray(done, starts[i]), again);
       done = starts[i + 1];
@@ -325,6 +331,27 @@ function lastAtOrBefore(starts: ArrayLike<number>, hi: number, at: number): numb
     else hi = mid - 1;
   }
   return lo;
+}
+
+/**
+ * A store record with the doc and fingerprint its file's new facts give it: the first listed under its
+ * name (the store keeps the first record of an ID). The keys stay in the order collectSymbols writes
+ * them, a doc just before the fingerprint, so the record reads as a fresh build writes it.
+ */
+function refielded(rec: SymbolRecord, fields: SymbolFields): SymbolRecord {
+  const f = fields.get(rec.id.slice(rec.pkg.length + 1))?.[0];
+  if (!f) throw new Error(`no fields for ${rec.id}`);
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(rec)) {
+    if (k === 'doc') continue;
+    if (k === 'fingerprint') {
+      if (f.doc !== undefined) out.doc = f.doc;
+      out.fingerprint = f.fingerprint;
+    } else {
+      out[k] = v;
+    }
+  }
+  return out as unknown as SymbolRecord;
 }
 
 /** restampPlan applied to a whole store in memory. */
