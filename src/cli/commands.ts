@@ -21,7 +21,9 @@ export async function indexCommand(o: CommonOptions & { unresolved?: boolean }, 
     ? ', graph from cache (the changed files\' facts are the same)'
     : result.cutOff === 'positions'
       ? ', graph from cache with the changed files\' lines moved'
-      : result.fromCache ? ', graph from cache' : '';
+      : result.cutOff === 'records'
+        ? ', graph from cache with the changed files\' lines moved and their symbols\' docs and fingerprints made again'
+        : result.fromCache ? ', graph from cache' : '';
   // How many files were read and hashed: the others' stats were as the last scan left them.
   const read = result.files.read === undefined ? '' : `, ${result.files.read} read`;
   io.out(`  packages ${s.packages}, files ${s.files} (${result.files.cached} from cache, ${result.files.parsed} parsed${how}${read})${graphFrom}\n`);

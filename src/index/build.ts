@@ -7,12 +7,12 @@ import { basename, join } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import type { BuildContext, Diagnostic, Graph } from '../model/index.js';
 import { scanSource, SourceError, statNow, type Scope, type SourceScan, type SourcePackage, type SourceSnapshot } from '../source/index.js';
-import { extractAll, nativeParserInUse, newClock, positionShift, unpackFacts, workersFor, type FileFacts, type ParseClock, type StringTable } from '../parse/index.js';
-import { buildProgram, resolveProgram, type PackageInput } from '../resolve/index.js';
+import { extractAll, factsShift, nativeParserInUse, newClock, unpackFacts, workersFor, type FileFacts, type ParseClock, type StringTable } from '../parse/index.js';
+import { buildProgram, resolveProgram, symbolFields, type PackageInput } from '../resolve/index.js';
 import { appendFactsEntries, contentHash, graphFileLabelled, factsHash, factsKey, factsPackWriter, readFactsEntries, readFactsPack, readGraphFile, readPack, writeGraphFile, writePack, type FactsPack } from './cache.js';
 import { decodePacked, encodePacked, PACK_VERSION, packGraph, summarize, unpackGraph, type GraphSummary, type PackedGraph } from '../graph/pack.js';
 import { encodeStoreParts, moveStoreLinesParts, restampPlan, type Manifest } from '../graph/store.js';
-import { remapPackedBytes } from '../graph/remap.js';
+import { remapPackedBytes, type FileMove } from '../graph/remap.js';
 import { patchAtomic, writeAt, writeParts } from './atomic.js';
 import { indexDir, manifestFresh, manifestOf, sameManifest, nativeStatAll, storeStamp, STORE_FILE } from './stored.js';
 import { toolStamp } from './key.js';
@@ -53,9 +53,10 @@ export interface IndexResult {
   /**
    * Files changed, yet nothing was resolved (the early cut-off): 'facts' when their facts were the ones
    * the stored graph was made from, 'positions' when only their positions moved and the stored graph's
-   * lines were moved with them.
+   * lines were moved with them, 'records' when their declarations' docs or fingerprints changed too
+   * (a doc comment, a string literal) and their symbol records were made again.
    */
-  cutOff?: 'facts' | 'positions';
+  cutOff?: 'facts' | 'positions' | 'records';
 }
 
 /**
@@ -313,7 +314,8 @@ function build(opts: IndexOptions, useSnapshot: boolean): IndexResult {
     if (moved) {
       // Only lines moved: the counts are the stored graph's, the diagnostics the moved ones.
       const summary = state.summary && { ...state.summary, diagnostics: moved.rest.diagnostics };
-      const result = lazyResult(() => decodePacked(Buffer.concat(moved.parts)), { timings, files: counts, fromCache: false, cutOff: 'positions' }, summary);
+      const cutOff = moved.shifts.some((m) => m[2]) ? 'records' : 'positions';
+      const result = lazyResult(() => decodePacked(Buffer.concat(moved.parts)), { timings, files: counts, fromCache: false, cutOff }, summary);
       const manifest = manifestNow();
       writeGraphFile(join(dir, GRAPH_FILE), graphLabel(stamp), moved.parts);
       writePack(stateFile, { stamp, graph: graphLabel(stamp), manifest, inputs, summary: result.summary } satisfies IndexState);
@@ -388,10 +390,12 @@ function restampStoreFile(file: string, from: string, stamp: string, manifest: M
  * positionShift), and (checked by the caller) nothing else that resolution reads changed. Resolution
  * reads positions only to compare them with others of the same file and to copy them out, and a shift
  * keeps every comparison, so the stored graph with those files' lines moved (remapLines) is the graph
- * it would make. Undefined when that cannot be shown: the old facts are gone, a file is new, something
- * besides positions moved.
+ * it would make. A file whose declarations' docs or fingerprints changed as well (see factsShift) is
+ * taken too: resolution reads neither, it copies them into the symbol records, so those records take
+ * them from the new facts (symbolFields). Undefined when that cannot be shown: the old facts are gone,
+ * a file is new, something else moved.
  */
-function movedGraph(a: { state: IndexState; dir: string; packFile: string; changed: FileContent[]; early: Map<string, Parsed>; sourceDiagnostics: Diagnostic[] }): { parts: Buffer[]; rest: PackedGraph['rest']; shifts: Shift[] } | undefined {
+function movedGraph(a: { state: IndexState; dir: string; packFile: string; changed: FileContent[]; early: Map<string, Parsed>; sourceDiagnostics: Diagnostic[] }): { parts: Buffer[]; rest: PackedGraph['rest']; shifts: FileMove[] } | undefined {
   const { state, changed, early } = a;
   const old = new Map(state.inputs.files.map(([path, content]) => [path, content]));
   if (changed.some((c) => !old.has(c.path))) return undefined;
@@ -399,12 +403,13 @@ function movedGraph(a: { state: IndexState; dir: string; packFile: string; chang
   if (a.sourceDiagnostics.some((d) => d.line !== undefined && d.file !== undefined && early.has(d.file))) return undefined;
   const keys = changed.map((c) => factsKey(c.path, old.get(c.path)!, c.active));
   const entries = readFactsEntries(a.packFile, keys);
-  const shifts: Shift[] = [];
+  const shifts: FileMove[] = [];
   for (const [i, c] of changed.entries()) {
     const packed = entries.get(keys[i]);
-    const lines = packed && positionShift(unpackFacts(packed), early.get(c.path)!.facts);
-    if (!lines) return undefined;
-    shifts.push([c.path, lines]);
+    const facts = early.get(c.path)!.facts;
+    const shift = packed && factsShift(unpackFacts(packed), facts);
+    if (!shift) return undefined;
+    shifts.push(shift.symbols ? [c.path, shift.lines, symbolFields(facts)] : [c.path, shift.lines]);
   }
   const bytes = storedGraph(a.dir, state);
   if (!bytes) return undefined;
@@ -417,11 +422,8 @@ function movedGraph(a: { state: IndexState; dir: string; packFile: string; chang
   }
 }
 
-/** A file and where each of its old lines went. */
-type Shift = [file: string, lines: Map<number, number>];
-
 /** The store at `file`, stamped `from`, with the shifts' lines moved and a new stamp and manifest (see moveStoreLinesParts); false when it cannot be. */
-function moveStoreFile(file: string, from: string, stamp: string, manifest: Manifest, shifts: Shift[]): boolean {
+function moveStoreFile(file: string, from: string, stamp: string, manifest: Manifest, shifts: FileMove[]): boolean {
   let bytes: Buffer;
   try {
     bytes = readFileSync(file);

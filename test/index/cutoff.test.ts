@@ -209,6 +209,44 @@ describe('early cut-off', () => {
     assert.deepEqual(normal(third.graph), normal(freshGraph(loc)));
   });
 
+  it('makes the file\'s symbol records again when only docs and string literals changed, as a fresh build writes them', () => {
+    const loc = tree();
+    buildIndex(loc);
+    const file = join(loc.root, 'pkg/kubelet/kubelet.go');
+    const text = readFileSync(file, 'utf8');
+    // A log message (BirthCry's fingerprint), a doc changed, a doc added to an undocumented method (its
+    // record gains the key), and a doc on the first of the file's two `var _` values (the same name twice).
+    const edits: [string, string][] = [
+      ['"Starting kubelet."', '"Starting the kubelet."'],
+      ['// BirthCry announces the start.\n', '// BirthCry tells the node\'s events that the kubelet started.\n'],
+      ['\nfunc (kl *Kubelet) initializeModules() error {', '\n// initializeModules starts what needs no runtime.\nfunc (kl *Kubelet) initializeModules() error {'],
+      ['\nvar _ Bootstrap = &Kubelet{}', '\n// The kubelet is what cmd/kubelet boots.\nvar _ Bootstrap = &Kubelet{}'],
+    ];
+    let edited = text;
+    for (const [from, to] of edits) {
+      assert.ok(edited.includes(from), `the fixture still has ${from}`);
+      edited = edited.replace(from, to);
+    }
+    writeFileSync(file, edited);
+    const second = buildIndex(loc);
+    assert.equal(second.cutOff, 'records');
+    assert.equal(second.timings.resolve, undefined, 'nothing was resolved');
+    const freshLoc = { ...loc, cacheDir: mkdtempSync(join(tmpdir(), 'ka-cutoff-cache-')) };
+    const fresh = buildIndex(freshLoc).graph;
+    assert.deepEqual(normal(second.graph), normal(fresh));
+    const birthCry = second.graph.symbols.find((s) => s.id.endsWith('(*Kubelet).BirthCry'))!;
+    assert.equal(birthCry.doc, 'BirthCry tells the node\'s events that the kubelet started.');
+    assert.notEqual(birthCry.fingerprint, buildIndex({ ...loc, root: tree().root, cacheDir: mkdtempSync(join(tmpdir(), 'ka-cutoff-cache-')) }).graph.symbols.find((s) => s.id === birthCry.id)!.fingerprint, 'the log message is in the fingerprint');
+    assert.equal(second.graph.symbols.find((s) => s.id.endsWith('(*Kubelet).initializeModules'))!.doc, 'initializeModules starts what needs no runtime.');
+    const store = (l: IndexOptions) => readFileSync(join(indexDir(l), 'query.bin'));
+    assert.ok(store(loc).equals(store(freshLoc)), 'the store is byte for byte what a full encode writes');
+    // Back to the first text: the records take the old docs and fingerprints again.
+    writeFileSync(file, text);
+    const third = buildIndex(loc);
+    assert.equal(third.cutOff, 'records');
+    assert.deepEqual(normal(third.graph), normal(freshGraph(loc)));
+  });
+
   it('resolves again when two lines become one (positions no longer one to one)', () => {
     const loc = tree();
     const file = join(loc.root, 'pkg/kubelet/extra.go');
