@@ -53,7 +53,7 @@ interface ChildReport {
   rssMb: number;
   parsed: number;
   /** Nothing was resolved although a file changed (see IndexResult.cutOff). */
-  cutOff?: 'facts' | 'positions';
+  cutOff?: 'facts' | 'positions' | 'records';
 }
 
 /** Peak resident memory of this process: VmHWM on Linux (maxRSS can carry the parent's peak across fork). */
@@ -88,13 +88,23 @@ function rawChild(): number {
 /**
  * What `--edit` does to the edited file: a comment line appended (new bytes, the same facts: the
  * stored graph is reused), a comment line put first (every position below moves: the stored graph's
- * lines are moved), or a function appended (new facts: resolution runs again).
+ * lines are moved), the text of the first log message changed (a function's fingerprint changes and
+ * positions move: its symbol records are made again), or a function appended (new facts: resolution
+ * runs again).
  */
 const EDITS: Record<string, (bytes: Buffer) => Buffer> = {
   comment: (b) => Buffer.concat([b, Buffer.from('\n// edited by the benchmark\n')]),
   top: (b) => Buffer.concat([Buffer.from('// edited by the benchmark\n'), b]),
+  literal: (b) => Buffer.from(b.toString('utf8').replace(/klog\.(?:V\(\d+\)\.)?(?:InfoS|ErrorS|Info|Error)\("/, (m) => `${m}edited by the benchmark: `)),
   function: (b) => Buffer.concat([b, Buffer.from('\nfunc kubeletAtlasBenchmarkEdit() {}\n')]),
 };
+
+/** What each early cut-off did, as the stage lines say it. */
+const CUT_OFFS: [ChildReport['cutOff'], string][] = [
+  ['facts', '; the stored graph was reused (early cut-off: same facts)'],
+  ['positions', '; the stored graph\'s lines were moved (early cut-off: positions only)'],
+  ['records', '; the stored graph\'s lines were moved and the file\'s symbol records made again (early cut-off: docs and fingerprints)'],
+];
 
 /** In a child: one build with the given cache and worker count (the parent makes any edit on disk before). */
 function child(): number {
@@ -210,6 +220,7 @@ function measure(source: string, root: string): number {
       const warm: ChildReport[] = [];
       const one: ChildReport[] = [];
       const moved: ChildReport[] = [];
+      const literal: ChildReport[] = [];
       const oneFacts: ChildReport[] = [];
       for (let r = 0; r < runs; r++) {
         const cache = mkdtempSync(join(tmpdir(), 'ka-bench-'));
@@ -218,6 +229,7 @@ function measure(source: string, root: string): number {
           warm.push(build(cache, workers));
           one.push(build(cache, workers, 'comment'));
           moved.push(build(cache, workers, 'top'));
+          literal.push(build(cache, workers, 'literal'));
           oneFacts.push(build(cache, workers, 'function'));
         } finally {
           writeFileSync(edited, original);
@@ -233,10 +245,11 @@ function measure(source: string, root: string): number {
       line(`warm index (nothing changed), ${label}`, warm.map((c) => c.ms), rss(warm));
       const changed = (name: string, xs: ChildReport[]) => {
         line(`${name} (re-parsed: ${xs[0].parsed}), ${label}`, xs.map((c) => c.ms), rss(xs));
-        out(`    stages (median): ${Object.keys(xs[0].timings).map((k) => `${k} ${fmt(median(xs.map((c) => c.timings[k] ?? 0)))}`).join(', ')}${xs.every((c) => c.cutOff === 'facts') ? '; the stored graph was reused (early cut-off: same facts)' : xs.every((c) => c.cutOff === 'positions') ? '; the stored graph\'s lines were moved (early cut-off: positions only)' : ''}\n`);
+        out(`    stages (median): ${Object.keys(xs[0].timings).map((k) => `${k} ${fmt(median(xs.map((c) => c.timings[k] ?? 0)))}`).join(', ')}${CUT_OFFS.find(([k]) => xs.every((c) => c.cutOff === k))?.[1] ?? ''}\n`);
       };
       changed('one file changed, a comment appended', one);
       changed('one file changed, a comment line put first', moved);
+      changed('one file changed, a log message edited', literal);
       changed('one file changed, a function appended', oneFacts);
     }
   }
