@@ -88,14 +88,21 @@ function rawChild(): number {
 /**
  * What `--edit` does to the edited file: a comment line appended (new bytes, the same facts: the
  * stored graph is reused), a comment line put first (every position below moves: the stored graph's
- * lines are moved), the text of the first log message changed (a function's fingerprint changes and
- * positions move: its symbol records are made again), or a function appended (new facts: resolution
- * runs again).
+ * lines are moved), the text of the first log message changed (else of the first string passed to a
+ * call: a function's fingerprint changes and positions move, so its symbol records are made again), or
+ * a function appended (new facts: resolution runs again).
  */
 const EDITS: Record<string, (bytes: Buffer) => Buffer> = {
   comment: (b) => Buffer.concat([b, Buffer.from('\n// edited by the benchmark\n')]),
   top: (b) => Buffer.concat([Buffer.from('// edited by the benchmark\n'), b]),
-  literal: (b) => Buffer.from(b.toString('utf8').replace(/klog\.(?:V\(\d+\)\.)?(?:InfoS|ErrorS|Info|Error)\("/, (m) => `${m}edited by the benchmark: `)),
+  literal: (b) => {
+    const text = b.toString('utf8');
+    // The first log message (klog.InfoS, klog.V(2).Infof...), else the first string passed to a call.
+    const at = /klog\.[\w.()]*?\("/.exec(text) ?? /^\t+[^\n"`]*\("/m.exec(text);
+    if (!at) throw new Error(`${EDITED} passes no string literal to a call: the benchmark's literal edit needs one`);
+    const end = at.index + at[0].length;
+    return Buffer.from(text.slice(0, end) + 'edited by the benchmark: ' + text.slice(end));
+  },
   function: (b) => Buffer.concat([b, Buffer.from('\nfunc kubeletAtlasBenchmarkEdit() {}\n')]),
 };
 
