@@ -1,5 +1,5 @@
 /** A graph with one file's lines moved: what a file whose facts only moved (see positionShift) gives. */
-import type { ChannelOpRecord, Diagnostic, Graph, GoroutineRecord } from '../model/index.js';
+import type { ChannelOpRecord, Diagnostic, Graph, GoroutineRecord, SymbolRecord } from '../model/index.js';
 import { deserialize, serialize } from 'node:v8';
 import { EDGE_LINE, layoutPacked, openPacked, SYM_FIELDS, SYM_LINES, SYM_W, UNRES_LINE, type PackedGraph } from './pack.js';
 import { viewAs } from './sections.js';
@@ -36,6 +36,25 @@ class Mover {
 }
 
 /**
+ * A package's own record names its first file at line 1 without standing there (see collectSymbols):
+ * a build keeps it at line 1 whatever the file's lines did, so it is not moved. Before, a file with
+ * nothing of its own at line 1 could not be moved at all.
+ */
+function isPackageRecord(s: SymbolRecord): boolean {
+  return s.kind === 'package';
+}
+
+/** The package's own row in the symbols column: its ID is its package path (the same string id). */
+function packageRow(a: Int32Array, o: number): boolean {
+  return a[o + SYM_FIELDS.id] === a[o + SYM_FIELDS.pkg];
+}
+
+/** No row kept in place. */
+function noRow(_a: Int32Array, _o: number): boolean {
+  return false;
+}
+
+/**
  * `g` with every line of `file` mapped through `lines`: the places of its symbols, call sites,
  * unresolved sites, channel operations, goroutine starts and diagnostics, and the `make@FILE:LINE`
  * origins that name it from any file. Undefined when one of those lines is not in the map (the graph
@@ -45,7 +64,7 @@ export function remapLines(g: Graph, file: string, lines: ReadonlyMap<number, nu
   const m = new Mover(file, lines);
   const graph: Graph = {
     ...g,
-    symbols: g.symbols.map((s) => (s.file === file ? { ...s, line: m.to(s.line), endLine: m.to(s.endLine) } : s)),
+    symbols: g.symbols.map((s) => (s.file === file && !isPackageRecord(s) ? { ...s, line: m.to(s.line), endLine: m.to(s.endLine) } : s)),
     edges: g.edges.map((e) => (e.file === file ? { ...e, line: m.to(e.line) } : e)),
     unresolved: g.unresolved.map((u) => (u.file === file ? { ...u, line: m.to(u.line) } : u)),
     ...m.records(g),
@@ -57,15 +76,15 @@ export function remapLines(g: Graph, file: string, lines: ReadonlyMap<number, nu
 export function remapPackedLines(p: PackedGraph, file: string, lines: ReadonlyMap<number, number>): PackedGraph | undefined {
   const m = new Mover(file, lines);
   const id = p.strings.indexOf(file);
-  const column = (a: Int32Array, width: number, fileAt: number, lineAts: number[]): Int32Array => {
+  const column = (a: Int32Array, width: number, fileAt: number, lineAts: number[], kept = noRow): Int32Array => {
     const out = a.slice();
-    if (id >= 0) for (let o = 0; o < out.length; o += width) if (out[o + fileAt] === id) for (const l of lineAts) out[o + l] = m.to(out[o + l]);
+    if (id >= 0) for (let o = 0; o < out.length; o += width) if (out[o + fileAt] === id && !kept(out, o)) for (const l of lineAts) out[o + l] = m.to(out[o + l]);
     return out;
   };
   const moved: PackedGraph = {
     ...p,
     edges: column(p.edges, EDGE_LINE.width, EDGE_LINE.file, [EDGE_LINE.line]),
-    symbols: column(p.symbols, SYM_LINES.width, SYM_LINES.file, SYM_LINES.lines),
+    symbols: column(p.symbols, SYM_LINES.width, SYM_LINES.file, SYM_LINES.lines, packageRow),
     unresolved: column(p.unresolved, UNRES_LINE.width, UNRES_LINE.file, [UNRES_LINE.line]),
     rest: { ...p.rest, ...m.records(p.rest) },
   };
@@ -96,11 +115,11 @@ export function remapPackedBytes(bytes: Buffer, moves: FileMove[]): { parts: Buf
   for (const [file, lines] of moves) {
     const m = new Mover(file, lines);
     const id = ids.get(file);
-    const column = (a: Int32Array, width: number, fileAt: number, lineAts: number[]) => {
-      if (id !== undefined) for (let o = 0; o < a.length; o += width) if (a[o + fileAt] === id) for (const l of lineAts) a[o + l] = m.to(a[o + l]);
+    const column = (a: Int32Array, width: number, fileAt: number, lineAts: number[], kept = noRow) => {
+      if (id !== undefined) for (let o = 0; o < a.length; o += width) if (a[o + fileAt] === id && !kept(a, o)) for (const l of lineAts) a[o + l] = m.to(a[o + l]);
     };
     column(edges, EDGE_LINE.width, EDGE_LINE.file, [EDGE_LINE.line]);
-    column(symbols, SYM_LINES.width, SYM_LINES.file, SYM_LINES.lines);
+    column(symbols, SYM_LINES.width, SYM_LINES.file, SYM_LINES.lines, packageRow);
     column(unresolved, UNRES_LINE.width, UNRES_LINE.file, [UNRES_LINE.line]);
     rest = { ...rest, ...m.records(rest) };
     if (!m.complete) return undefined;

@@ -295,7 +295,8 @@ export function moveStoreLinesParts(old: Buffer, from: string, stamp: string, ma
       const rec = JSON.parse(r.toString('utf8')) as SymbolRecord;
       // The key met inside another field (a doc quoting it): the record's own file decides.
       const lines = movedLines.get(rec.file);
-      if (!lines) continue;
+      // The package's own record stays at line 1 (see remapLines).
+      if (!lines || rec.id === rec.pkg) continue;
       const fields = movedFields.get(rec.file);
       const placed = { ...rec, line: to(lines, rec.line), endLine: to(lines, rec.endLine) };
       const again = Buffer.from(JSON.stringify(fields && rec.id !== rec.pkg ? refielded(placed, fields) : placed));

@@ -5,7 +5,7 @@
  */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { appendFileSync, cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { buildIndex, indexDir, openStore, type IndexOptions } from '../../src/index/build.js';
@@ -247,15 +247,53 @@ describe('early cut-off', () => {
     assert.deepEqual(normal(third.graph), normal(freshGraph(loc)));
   });
 
+  it('moves the lines of a package\'s first file, whose package record stays at line 1', () => {
+    const loc = tree();
+    // A package of one file with nothing of its own at line 1 (no package-level initializer).
+    const dir = join(loc.root, 'pkg/kubelet/lineprobe');
+    mkdirSync(dir);
+    const file = join(dir, 'probe.go');
+    writeFileSync(file, 'package lineprobe\n\n// Probe does nothing.\nfunc Probe() {}\n');
+    const first = buildIndex(loc);
+    const record = first.graph.symbols.find((s) => s.id.endsWith('/lineprobe'));
+    assert.deepEqual([record?.kind, record?.file, record?.line], ['package', 'pkg/kubelet/lineprobe/probe.go', 1], 'the package record names the file at line 1');
+    writeFileSync(file, '// A note first.\n\npackage lineprobe\n\n// Probe does nothing.\nfunc Probe() {}\n');
+    const moved = buildIndex(loc);
+    assert.equal(moved.cutOff, 'positions');
+    const freshLoc = { ...loc, cacheDir: mkdtempSync(join(tmpdir(), 'ka-cutoff-cache-')) };
+    assert.deepEqual(normal(moved.graph), normal(buildIndex(freshLoc).graph));
+    const store = (l: IndexOptions) => readFileSync(join(indexDir(l), 'query.bin'));
+    assert.ok(store(loc).equals(store(freshLoc)), 'the store too');
+    writeFileSync(file, '// A note first.\n\npackage lineprobe\n\n// Probe does nothing at all.\nfunc Probe() {}\n');
+    const records = buildIndex(loc);
+    assert.equal(records.cutOff, 'records');
+    assert.deepEqual(normal(records.graph), normal(freshGraph(loc)));
+  });
+
   it('resolves again when two lines become one (positions no longer one to one)', () => {
     const loc = tree();
     const file = join(loc.root, 'pkg/kubelet/extra.go');
-    const body = (sep: string) => `package kubelet\n\nfunc extraProbe(kl *Kubelet) {\n\ta := 1${sep}b := a\n\t_ = b\n\tkl.syncLoop(nil, nil)\n}\n`;
+    // Two calls, each with its line in the facts, put on one line.
+    const body = (sep: string) => `package kubelet\n\nfunc extraProbe(kl *Kubelet) {\n\tkl.syncLoop(nil, nil)${sep}kl.syncLoop(nil, nil)\n}\n`;
     writeFileSync(file, body('\n\t'));
     buildIndex(loc);
     writeFileSync(file, body('; '));
     const second = buildIndex(loc);
     assert.equal(second.cutOff, undefined);
+    assert.deepEqual(normal(second.graph), normal(freshGraph(loc)));
+  });
+
+  it('moves lines when two lines become one but only one of them is in the facts', () => {
+    const loc = tree();
+    const file = join(loc.root, 'pkg/kubelet/extra.go');
+    // \`a := 1\` has no line of its own in the facts (a local's place is its byte offset): the lines
+    // the facts hold still map one to one. The \`;\` is a token, so the fingerprint changes too.
+    const body = (sep: string) => `package kubelet\n\nfunc extraProbe(kl *Kubelet) {\n\ta := 1${sep}b := a\n\t_ = b\n\tkl.syncLoop(nil, nil)\n}\n`;
+    writeFileSync(file, body('\n\t'));
+    buildIndex(loc);
+    writeFileSync(file, body('; '));
+    const second = buildIndex(loc);
+    assert.equal(second.cutOff, 'records');
     assert.deepEqual(normal(second.graph), normal(freshGraph(loc)));
   });
 
