@@ -78,8 +78,9 @@ describe('positionShift', () => {
   });
 
   it('refuses positions that stop being one to one', () => {
-    const two = 'package a\n\nfunc f() {\n\ta := 1\n\tb := a\n\t_ = b\n}\n';
-    assert.equal(positionShift(facts(two), facts(two.replace('1\n\tb', '1; b'))), undefined);
+    // Two calls, each with its line in the facts, put on one line.
+    const two = 'package a\n\nfunc f() {\n\tg()\n\tg()\n}\n\nfunc g() {}\n';
+    assert.equal(factsShift(facts(two), facts(two.replace('g()\n\tg()', 'g(); g()'))), undefined);
   });
 });
 
