@@ -29,7 +29,7 @@ describe('kubelet-atlas CLI', () => {
     assert.match(r.out, /syncLoopIteration/);
   });
 
-  it('index says when the graph was reused or its lines moved after an edit', async () => {
+  it('index says when the graph was reused, its lines moved or its records made again after an edit', async () => {
     const root = mkdtempSync(join(tmpdir(), 'ka-cli-tree-'));
     cpSync(fixture, root, { recursive: true });
     const own = mkdtempSync(join(tmpdir(), 'ka-cli-'));
@@ -41,6 +41,8 @@ describe('kubelet-atlas CLI', () => {
     writeFileSync(file, '\n' + readFileSync(file, 'utf8'));
     const json = JSON.parse((await run([...args, '--json'])).out) as { cutOff?: string; fromCache: boolean };
     assert.equal(json.cutOff, 'positions');
+    writeFileSync(file, readFileSync(file, 'utf8').replace('"Starting kubelet."', '"Starting the kubelet."'));
+    assert.match((await run(args)).out, /graph from cache with the changed files' lines moved and their symbols' docs and fingerprints made again/);
   });
 
   it('a query after an edit rebuilds and answers as before, in one write', async () => {
