@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { appendFileSync, cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { buildIndex, indexDir, openStore, type IndexOptions } from '../../src/index/build.js';
+import { buildIndex, indexDir, openStore, type IndexOptions, type IndexResult } from '../../src/index/build.js';
 import { defaultBuildContext } from '../../src/source/index.js';
 import { extractAll } from '../../src/parse/index.js';
 import { readFactsPack } from '../../src/index/cache.js';
@@ -33,6 +33,23 @@ function freshGraph(loc: IndexOptions): Graph {
 /** The graph as the graph pack keeps it (records without their undefined fields), so a loaded graph and a resolved one compare. */
 function normal(g: Graph): Graph {
   return unpackGraph(packGraph(g));
+}
+
+/** The query store's bytes, as the last build at `loc` wrote them. */
+function storeBytes(loc: IndexOptions): Buffer {
+  return readFileSync(join(indexDir(loc), 'query.bin'));
+}
+
+/** Builds `body('\n\t')` as pkg/kubelet/extra.go, then `body('; ')`: the second build's cut-off, checked against a fresh build. */
+function joinLines(body: (sep: string) => string): IndexResult['cutOff'] {
+  const loc = tree();
+  const file = join(loc.root, 'pkg/kubelet/extra.go');
+  writeFileSync(file, body('\n\t'));
+  buildIndex(loc);
+  writeFileSync(file, body('; '));
+  const second = buildIndex(loc);
+  assert.deepEqual(normal(second.graph), normal(freshGraph(loc)));
+  return second.cutOff;
 }
 
 function callersOf(loc: IndexOptions, id: string): string[] {
@@ -238,8 +255,7 @@ describe('early cut-off', () => {
     assert.equal(birthCry.doc, 'BirthCry tells the node\'s events that the kubelet started.');
     assert.notEqual(birthCry.fingerprint, buildIndex({ ...loc, root: tree().root, cacheDir: mkdtempSync(join(tmpdir(), 'ka-cutoff-cache-')) }).graph.symbols.find((s) => s.id === birthCry.id)!.fingerprint, 'the log message is in the fingerprint');
     assert.equal(second.graph.symbols.find((s) => s.id.endsWith('(*Kubelet).initializeModules'))!.doc, 'initializeModules starts what needs no runtime.');
-    const store = (l: IndexOptions) => readFileSync(join(indexDir(l), 'query.bin'));
-    assert.ok(store(loc).equals(store(freshLoc)), 'the store is byte for byte what a full encode writes');
+    assert.ok(storeBytes(loc).equals(storeBytes(freshLoc)), 'the store is byte for byte what a full encode writes');
     // Back to the first text: the records take the old docs and fingerprints again.
     writeFileSync(file, text);
     const third = buildIndex(loc);
@@ -262,8 +278,7 @@ describe('early cut-off', () => {
     assert.equal(moved.cutOff, 'positions');
     const freshLoc = { ...loc, cacheDir: mkdtempSync(join(tmpdir(), 'ka-cutoff-cache-')) };
     assert.deepEqual(normal(moved.graph), normal(buildIndex(freshLoc).graph));
-    const store = (l: IndexOptions) => readFileSync(join(indexDir(l), 'query.bin'));
-    assert.ok(store(loc).equals(store(freshLoc)), 'the store too');
+    assert.ok(storeBytes(loc).equals(storeBytes(freshLoc)), 'the store too');
     writeFileSync(file, '// A note first.\n\npackage lineprobe\n\n// Probe does nothing at all.\nfunc Probe() {}\n');
     const records = buildIndex(loc);
     assert.equal(records.cutOff, 'records');
@@ -271,30 +286,14 @@ describe('early cut-off', () => {
   });
 
   it('resolves again when two lines become one (positions no longer one to one)', () => {
-    const loc = tree();
-    const file = join(loc.root, 'pkg/kubelet/extra.go');
     // Two calls, each with its line in the facts, put on one line.
-    const body = (sep: string) => `package kubelet\n\nfunc extraProbe(kl *Kubelet) {\n\tkl.syncLoop(nil, nil)${sep}kl.syncLoop(nil, nil)\n}\n`;
-    writeFileSync(file, body('\n\t'));
-    buildIndex(loc);
-    writeFileSync(file, body('; '));
-    const second = buildIndex(loc);
-    assert.equal(second.cutOff, undefined);
-    assert.deepEqual(normal(second.graph), normal(freshGraph(loc)));
+    assert.equal(joinLines((sep) => `package kubelet\n\nfunc extraProbe(kl *Kubelet) {\n\tkl.syncLoop(nil, nil)${sep}kl.syncLoop(nil, nil)\n}\n`), undefined);
   });
 
   it('moves lines when two lines become one but only one of them is in the facts', () => {
-    const loc = tree();
-    const file = join(loc.root, 'pkg/kubelet/extra.go');
     // \`a := 1\` has no line of its own in the facts (a local's place is its byte offset): the lines
     // the facts hold still map one to one. The \`;\` is a token, so the fingerprint changes too.
-    const body = (sep: string) => `package kubelet\n\nfunc extraProbe(kl *Kubelet) {\n\ta := 1${sep}b := a\n\t_ = b\n\tkl.syncLoop(nil, nil)\n}\n`;
-    writeFileSync(file, body('\n\t'));
-    buildIndex(loc);
-    writeFileSync(file, body('; '));
-    const second = buildIndex(loc);
-    assert.equal(second.cutOff, 'records');
-    assert.deepEqual(normal(second.graph), normal(freshGraph(loc)));
+    assert.equal(joinLines((sep) => `package kubelet\n\nfunc extraProbe(kl *Kubelet) {\n\ta := 1${sep}b := a\n\t_ = b\n\tkl.syncLoop(nil, nil)\n}\n`), 'records');
   });
 
   it('moves one file\'s lines in the packed graph and in the store as remapLines does in the graph', () => {
