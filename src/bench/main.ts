@@ -8,10 +8,11 @@
  * for whole commands. Medians over N runs; ratios are against the faster parse baseline.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { copyFileSync, linkSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { workingCopy } from './working-copy.js';
 import Parser from 'tree-sitter';
 import Go from 'tree-sitter-go';
 import { buildIndex } from '../index/build.js';
@@ -134,38 +135,6 @@ function timeCommand(argv: string[]): number {
   const r = spawnSync(process.execPath, argv, { stdio: 'ignore' });
   if (r.status !== 0 && r.status !== 1) throw new Error(`${argv.join(' ')} exited with ${r.status}`);
   return performance.now() - t;
-}
-
-/**
- * The tree the builds run on: go.mod, every folder and every Go file of `root` under `dest`, the files
- * as hard links (copies across file systems) and links as they are. Edits are made in place on a copy
- * of the edited file, so a build sees a real change of bytes, size and mtime, and the user's tree is
- * never written.
- */
-function workingCopy(root: string, dest: string, edited: string): void {
-  const walk = (rel: string) => {
-    for (const e of readdirSync(join(root, rel), { withFileTypes: true })) {
-      const r = rel === '' ? e.name : `${rel}/${e.name}`;
-      const from = join(root, r);
-      const to = join(dest, r);
-      if (e.isSymbolicLink()) symlinkSync(readlinkSync(from), to);
-      else if (e.isDirectory()) {
-        if (e.name === '.git') continue;
-        mkdirSync(to);
-        walk(r);
-      } else if (e.isFile() && (e.name.endsWith('.go') || r === 'go.mod')) {
-        if (r === edited) copyFileSync(from, to);
-        else {
-          try {
-            linkSync(from, to);
-          } catch {
-            copyFileSync(from, to);
-          }
-        }
-      }
-    }
-  };
-  walk('');
 }
 
 function main(): number {

@@ -1,0 +1,107 @@
+/**
+ * The early cut-offs against full builds on a real tree: seeded random edits of its Go files, each built
+ * as the user's next command would build it (snapshot, cut-offs, facts pack) and again from nothing
+ * but the facts pack (`fresh`); the graphs and the query stores must be the same. Needs a Kubernetes
+ * checkout in KUBELET_ATLAS_SOURCE (skipped without one), and takes a minute or two: every trial
+ * resolves the whole scope once for the reference. KUBELET_ATLAS_SEED picks other edits.
+ */
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { isDeepStrictEqual } from 'node:util';
+import { buildIndex, indexDir } from '../../src/index/build.js';
+import { computeScope, defaultBuildContext, openTree } from '../../src/source/index.js';
+import { packGraph } from '../../src/graph/pack.js';
+import { ownCopy, workingCopy } from '../../src/bench/working-copy.js';
+
+/** One edit of a file's text, or undefined when the file has no place for it. */
+type Edit = (text: string, pick: (n: number) => number) => string | undefined;
+
+/** A line chosen among those matching `re`, changed by `change` (which returns the lines to put there). */
+function atLine(re: RegExp, change: (line: string, i: number, lines: string[]) => string[]): Edit {
+  return (text, pick) => {
+    const lines = text.split('\n');
+    const at = lines.flatMap((l, i) => (re.test(l) ? [i] : []));
+    if (at.length === 0) return undefined;
+    const i = at[pick(at.length)];
+    lines.splice(i, 1, ...change(lines[i], i, lines));
+    return lines.join('\n');
+  };
+}
+
+/** Edits a reader makes: each keeps the facts, moves positions, changes docs or fingerprints, or changes facts. */
+const EDITS: Record<string, Edit> = {
+  'comment line': atLine(/^\t+[a-z]/, (l) => ['\t// a note', l]),
+  'blank line': atLine(/^$/, (l) => ['', l]),
+  spacing: atLine(/ := /, (l) => [l.replace(' := ', '  :=  ')]),
+  'comment first': (text) => `// a note\n\n${text}`,
+  'string literal': atLine(/^\t+\S.*[(,] ?"[A-Za-z][^"\\]*"/, (l) => [l.replace(/"([A-Za-z][^"\\]*)"/, '"$1 (edited)"')]),
+  'doc comment': atLine(/^(func|type|var|const) /, (l, i, lines) => {
+    if (i === 0 || !lines[i - 1].startsWith('// ')) return ['// A note on this.', l];
+    lines[i - 1] += ' (edited)';
+    return [l];
+  }),
+  'function appended': (text) => `${text}\nfunc kubeletAtlasCheckProbe() {}\n`,
+  touched: (text) => text,
+};
+
+/** mulberry32: the same edits for the same seed. */
+function random(seed: number): (n: number) => number {
+  let s = seed | 0;
+  return (n) => {
+    s = (s + 0x6d2b79f5) | 0;
+    let t = Math.imul(s ^ (s >>> 15), 1 | s);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return Math.floor((((t ^ (t >>> 14)) >>> 0) / 4294967296) * n);
+  };
+}
+
+describe('early cut-offs on a real tree', () => {
+  const source = process.env['KUBELET_ATLAS_SOURCE'];
+  const seed = Number(process.env['KUBELET_ATLAS_SEED'] ?? 2026);
+  it(`give what a full build gives, for each kind of edit in a random file (seed ${seed})`, (t) => {
+    if (!source || !existsSync(join(source, 'pkg/kubelet'))) {
+      t.skip('KUBELET_ATLAS_SOURCE is not set to a Kubernetes checkout');
+      return;
+    }
+    const root = mkdtempSync(join(tmpdir(), 'ka-cutoff-real-'));
+    const cacheDir = mkdtempSync(join(tmpdir(), 'ka-cutoff-real-cache-'));
+    const refDir = mkdtempSync(join(tmpdir(), 'ka-cutoff-real-ref-'));
+    try {
+      workingCopy(source, root, '');
+      const ctx = defaultBuildContext();
+      const files = computeScope(openTree(root, ctx), 'default', ctx).packages.flatMap((p) => p.files).filter((f) => f.active);
+      const pick = random(seed);
+      const kinds = Object.keys(EDITS);
+      buildIndex({ root, ctx, cacheDir });
+      const seen: Record<string, number> = {};
+      for (let trial = 0; trial < kinds.length; trial++) {
+        // Half the edits in the kubelet's own packages, the rest anywhere in scope.
+        const pool = pick(2) ? files.filter((f) => f.path.startsWith('pkg/kubelet/')) : files;
+        const file = pool[pick(pool.length)];
+        const kind = kinds[trial];
+        const edited = EDITS[kind](readFileSync(file.abs, 'utf8'), pick);
+        if (edited === undefined) {
+          trial--;
+          continue;
+        }
+        ownCopy(file.abs);
+        if (kind === 'touched') utimesSync(file.abs, new Date(), new Date());
+        else writeFileSync(file.abs, edited);
+        const built = buildIndex({ root, ctx, cacheDir });
+        const ref = buildIndex({ root, ctx, cacheDir: refDir, fresh: true });
+        const how = built.cutOff ?? (built.fromCache ? 'warm' : 'resolved');
+        seen[how] = (seen[how] ?? 0) + 1;
+        const what = `trial ${trial}: ${kind} in ${file.path} (${how})`;
+        assert.ok(isDeepStrictEqual(packGraph(built.graph), packGraph(ref.graph)), `${what}: the graph differs from a full build's`);
+        const store = (dir: string) => readFileSync(join(indexDir({ root, ctx, cacheDir: dir }), 'query.bin'));
+        assert.ok(store(cacheDir).equals(store(refDir)), `${what}: the query store differs from a full build's`);
+      }
+      t.diagnostic(`builds by how they were made: ${JSON.stringify(seen)}`);
+    } finally {
+      for (const dir of [root, cacheDir, refDir]) rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
