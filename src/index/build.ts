@@ -350,7 +350,6 @@ function writeStore(file: string, graph: Graph, stamp: string, manifest: Manifes
   writeParts(file, encodeStoreParts(graph, stamp, manifest));
 }
 
-
 /**
  * The store at `file`, stamped `from`, given a new stamp and manifest in place of the old (see
  * restampPlan): its graph sections are not read. False when there is no such store.
@@ -507,13 +506,6 @@ interface Before {
 
 type ResolveMeta = Parameters<typeof resolveProgram>[1];
 
-/**
- * Each file's facts: from the old facts pack when its bytes are unchanged, else extracted. A file
- * outside the build is extracted with its declarations only, and kept so in the pack under its own key,
- * so its facts are what resolution reads of it either way. Writes the new facts pack as the entries
- * come, so that they do not accumulate; the file bytes die with this call.
- * Also each file's facts hash (see ResolveInputs), hashed only for the entries no earlier build hashed.
- */
 /** The facts pack's key for a file's content as it is now. */
 function keyOf(c: FileContent): string {
   return factsKey(c.path, c.hash, c.active);
@@ -524,6 +516,13 @@ function liveKeys(contents: readonly FileContent[]): Set<string> {
   return new Set(contents.map(keyOf));
 }
 
+/**
+ * Each file's facts: from the old facts pack when its bytes are unchanged, else extracted. A file
+ * outside the build is extracted with its declarations only, and kept so in the pack under its own key,
+ * so its facts are what resolution reads of it either way. Writes the new facts pack as the entries
+ * come, so that they do not accumulate; the file bytes die with this call.
+ * Also each file's facts hash (see ResolveInputs), hashed only for the entries no earlier build hashed.
+ */
 function parseFiles(contents: FileContent[], packFile: string, opts: IndexOptions, lap: (name: string) => void, before: Before) {
   const factsByPath = new Map<string, FileFacts>();
   const factsHashes = new Map<string, string>();
