@@ -3,7 +3,7 @@
  * thousands of small objects are slow to (de)serialize; typed arrays and a string table are not.
  */
 import { deserialize, serialize } from 'node:v8';
-import { layoutSections, openSections, viewAs } from './sections.js';
+import { asBytes, layoutSections, openSections, viewAs } from './sections.js';
 import type { Edge, EdgeKind, EdgeMode, Graph, SymbolKind, SymbolRecord, UnresolvedSite } from '../model/index.js';
 
 /** The packing's version: a packed graph is read only by the version that wrote it. */
@@ -178,9 +178,9 @@ export function encodePacked(p: PackedGraph): Buffer[] {
   }
   return layoutPacked([
     ['stringText', Buffer.from(p.strings.join(''))],
-    ['stringEnds', Buffer.from(ends.buffer)],
+    ['stringEnds', asBytes(ends)],
     ['files', Buffer.from(JSON.stringify([...files].filter((i) => i >= 0).map((i) => [p.strings[i], i])))],
-    ...COLUMNS.map((c): [string, Buffer] => [c, Buffer.from(p[c].buffer, p[c].byteOffset, p[c].byteLength)]),
+    ...COLUMNS.map((c): [string, Buffer] => [c, asBytes(p[c])]),
     ['rest', serialize(p.rest)],
   ]);
 }
@@ -200,15 +200,23 @@ export function openPacked(bytes: Buffer): { names: string[]; section(name: stri
   return { names: p.names, section: p.section, column: (name) => viewAs(Int32Array, p.section(name)) };
 }
 
-/** What encodePacked wrote; throws on bytes that are not a packed graph of this version. */
-export function decodePacked(bytes: Buffer): PackedGraph {
-  const p = openPacked(bytes);
+/**
+ * The string table of an opened packed graph: how many strings, and string `i` (undefined for -1),
+ * cut from the one decoded text. Throws when the text does not match its ends.
+ */
+export function packedStrings(p: ReturnType<typeof openPacked>): { count: number; get(i: number): string | undefined } {
   const text = p.section('stringText').toString('utf8');
   const ends = viewAs(Uint32Array, p.section('stringEnds'));
   // A string that is not well-formed UTF-16 would not come back the same length: no graph, then.
   if ((ends.length > 0 ? ends[ends.length - 1] : 0) !== text.length) throw new Error('packed graph: the string table does not match its ends');
-  const strings = new Array<string>(ends.length);
-  for (let i = 0, from = 0; i < ends.length; from = ends[i++]) strings[i] = text.slice(from, ends[i]);
+  return { count: ends.length, get: (i) => (i < 0 ? undefined : text.slice(i === 0 ? 0 : ends[i - 1], ends[i])) };
+}
+
+/** What encodePacked wrote; throws on bytes that are not a packed graph of this version. */
+export function decodePacked(bytes: Buffer): PackedGraph {
+  const p = openPacked(bytes);
+  const table = packedStrings(p);
+  const strings = Array.from({ length: table.count }, (_, i) => table.get(i)!);
   return {
     v: PACK_VERSION,
     strings,

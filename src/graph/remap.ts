@@ -1,9 +1,9 @@
 /** A graph with one file's lines moved: what a file whose facts only moved (see positionShift) gives. */
 import type { ChannelOpRecord, Diagnostic, Graph, GoroutineRecord, SymbolRecord } from '../model/index.js';
 import { deserialize, serialize } from 'node:v8';
-import { EDGE_LINE, layoutPacked, openPacked, SYM_FIELDS, SYM_LINES, SYM_W, UNRES_LINE, type PackedGraph } from './pack.js';
-import { viewAs } from './sections.js';
-import type { SymbolFields } from '../resolve/index.js';
+import { EDGE_LINE, layoutPacked, openPacked, packedStrings, SYM_FIELDS, SYM_LINES, SYM_W, UNRES_LINE, type PackedGraph } from './pack.js';
+import { asBytes, viewAs } from './sections.js';
+import { symbolName, type SymbolFields } from '../resolve/index.js';
 
 /** Maps lines of one file, noting any line the map does not know. */
 class Mover {
@@ -124,8 +124,7 @@ export function remapPackedBytes(bytes: Buffer, moves: FileMove[]): { parts: Buf
     rest = { ...rest, ...m.records(rest) };
     if (!m.complete) return undefined;
   }
-  const raw = (a: Int32Array | Uint32Array) => Buffer.from(a.buffer, a.byteOffset, a.byteLength);
-  const moved: Record<string, Buffer> = { edges: raw(edges), symbols: raw(symbols), unresolved: raw(unresolved), rest: serialize(rest) };
+  const moved: Record<string, Buffer> = { edges: asBytes(edges), symbols: asBytes(symbols), unresolved: asBytes(unresolved), rest: serialize(rest) };
   if (moves.some((move) => move[2])) {
     const strings = refieldSymbols(p, symbols, ids, moves);
     if (!strings) return undefined;
@@ -140,19 +139,16 @@ export function remapPackedBytes(bytes: Buffer, moves: FileMove[]): { parts: Buf
  * appended to it: the new string sections, or undefined when a symbol of such a file has no fields.
  */
 function refieldSymbols(p: ReturnType<typeof openPacked>, symbols: Int32Array, ids: Map<string, number>, moves: FileMove[]): { stringText: Buffer; stringEnds: Buffer } | undefined {
-  const textBytes = p.section('stringText');
-  const text = textBytes.toString('utf8');
-  const ends = viewAs(Uint32Array, p.section('stringEnds'));
-  const str = (i: number): string | undefined => (i < 0 ? undefined : text.slice(i === 0 ? 0 : ends[i - 1], ends[i]));
+  const table = packedStrings(p);
   const added: string[] = [];
   const addedIds = new Map<string, number>();
   /** The string's id: the one it has when `now` (a string id) is it, else a new one. */
   const idOf = (s: string | undefined, now: number): number => {
     if (s === undefined) return -1;
-    if (str(now) === s) return now;
+    if (table.get(now) === s) return now;
     let i = addedIds.get(s);
     if (i === undefined) {
-      i = ends.length + added.length;
+      i = table.count + added.length;
       added.push(s);
       addedIds.set(s, i);
     }
@@ -164,11 +160,9 @@ function refieldSymbols(p: ReturnType<typeof openPacked>, symbols: Int32Array, i
     const taken = new Map<string, number>();
     for (let o = 0; o < symbols.length; o += SYM_W) {
       if (symbols[o + SYM_LINES.file] !== fileId) continue;
-      const id = str(symbols[o + SYM_FIELDS.id])!;
-      const pkg = str(symbols[o + SYM_FIELDS.pkg])!;
       // The package's own record names its first file, and has no doc or fingerprint.
-      if (id === pkg) continue;
-      const name = id.slice(pkg.length + 1);
+      if (packageRow(symbols, o)) continue;
+      const name = symbolName(table.get(symbols[o + SYM_FIELDS.id])!, table.get(symbols[o + SYM_FIELDS.pkg])!);
       const k = taken.get(name) ?? 0;
       const f = fields.get(name)?.[k];
       if (!f) return undefined;
@@ -177,9 +171,11 @@ function refieldSymbols(p: ReturnType<typeof openPacked>, symbols: Int32Array, i
       symbols[o + SYM_FIELDS.fingerprint] = idOf(f.fingerprint, symbols[o + SYM_FIELDS.fingerprint]);
     }
   }
+  const textBytes = p.section('stringText');
+  const ends = viewAs(Uint32Array, p.section('stringEnds'));
   const more = new Uint32Array(ends.length + added.length);
   more.set(ends);
   let end = ends.length > 0 ? ends[ends.length - 1] : 0;
   added.forEach((s, i) => (more[ends.length + i] = end += s.length));
-  return { stringText: Buffer.concat([textBytes, Buffer.from(added.join(''))]), stringEnds: Buffer.from(more.buffer) };
+  return { stringText: Buffer.concat([textBytes, Buffer.from(added.join(''))]), stringEnds: asBytes(more) };
 }

@@ -90,6 +90,11 @@ export function viewAs<T extends Words>(Type: WordsType<T>, b: Uint8Array): T {
   return b.byteOffset % size === 0 ? new Type(b.buffer, b.byteOffset, b.length / size) : copyAs(Type, b);
 }
 
+/** The words' bytes, where they lie (no copy): what viewAs reads back. */
+export function asBytes(a: Words): Buffer {
+  return Buffer.from(a.buffer, a.byteOffset, a.byteLength);
+}
+
 /** The bytes copied into a new array of `Type`, free to change without touching them. */
 export function copyAs<T extends Words>(Type: WordsType<T>, b: Uint8Array): T {
   const out = new Type(b.length / Type.BYTES_PER_ELEMENT);

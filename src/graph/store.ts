@@ -11,8 +11,8 @@ import type { Edge, EdgeKind, EdgeMode, Graph, SymbolRecord } from '../model/ind
 import { lastName, SymbolTable } from './lookup.js';
 import { Strings } from './pack.js';
 import type { FileMove } from './remap.js';
-import type { SymbolFields } from '../resolve/index.js';
-import { align8, copyAs, layoutSections, openSections, viewAs, type OpenedSections } from './sections.js';
+import { symbolName, type SymbolFields } from '../resolve/index.js';
+import { align8, asBytes, copyAs, layoutSections, openSections, viewAs, type OpenedSections } from './sections.js';
 
 const MAGIC = 'KAQ4';
 const KINDS: EdgeKind[] = ['static', 'interface', 'method-value', 'func-value', 'closure'];
@@ -135,20 +135,20 @@ export function encodeStoreParts(g: Graph, stamp: string, manifest: Manifest): B
   const lastHash = hashTable(groupKeys.length, (gi) => hash(groupKeys[gi]));
   const sections: [string, Buffer][] = [
     ['names', namesBytes.bytes()],
-    ['namesStart', bytes(namesStart)],
-    ['idHash', bytes(idHash)],
-    ['lastHash', bytes(lastHash)],
-    ['groupStart', bytes(groupStart)],
-    ['groupNodes', bytes(groupNodes)],
+    ['namesStart', asBytes(namesStart)],
+    ['idHash', asBytes(idHash)],
+    ['lastHash', asBytes(lastHash)],
+    ['groupStart', asBytes(groupStart)],
+    ['groupNodes', asBytes(groupNodes)],
     ['symbolJson', symbolJson.bytes()],
-    ['symbolStart', bytes(jsonStart)],
-    ['outStart', bytes(out.start)],
-    ['outData', bytes(out.data)],
+    ['symbolStart', asBytes(jsonStart)],
+    ['outStart', asBytes(out.start)],
+    ['outData', asBytes(out.data)],
     // What a path search walks: each out-edge's target alone, complemented (~n) for a reference edge,
     // a sixth of outData's bytes.
-    ['outTargets', bytes(Int32Array.from({ length: edges.length }, (_, j) => (out.data[j * W + 1] & 7) === REF ? ~out.data[j * W] : out.data[j * W]))],
-    ['inStart', bytes(inn.start)],
-    ['inData', bytes(inn.data)],
+    ['outTargets', asBytes(Int32Array.from({ length: edges.length }, (_, j) => (out.data[j * W + 1] & 7) === REF ? ~out.data[j * W] : out.data[j * W]))],
+    ['inStart', asBytes(inn.start)],
+    ['inData', asBytes(inn.data)],
     // The file and how strings are a section of their own, read only when an edge is printed: the
     // header, parsed by every query, stays a few hundred bytes.
     ['strings', Buffer.from(JSON.stringify(strings.list))],
@@ -161,8 +161,8 @@ export function encodeStoreParts(g: Graph, stamp: string, manifest: Manifest): B
 function manifestSections(manifest: Manifest): [string, Buffer][] {
   return [
     ['manifestPaths', Buffer.from(manifest.paths.join('\n'))],
-    ['manifestSizes', bytes(new Float64Array(manifest.sizes))],
-    ['manifestMtimes', bytes(new Float64Array(manifest.mtimes))],
+    ['manifestSizes', asBytes(new Float64Array(manifest.sizes))],
+    ['manifestMtimes', asBytes(new Float64Array(manifest.mtimes))],
   ];
 }
 
@@ -269,7 +269,7 @@ export function moveStoreLinesParts(old: Buffer, from: string, stamp: string, ma
         const lines = linesOf[data[o + 2]];
         if (lines) data[o + 3] = to(lines, data[o + 3]);
       }
-      return bytes(data);
+      return asBytes(data);
     };
     const starts = viewAs(Uint32Array, section('symbolStart'));
     const records = section('symbolJson');
@@ -299,7 +299,7 @@ export function moveStoreLinesParts(old: Buffer, from: string, stamp: string, ma
       if (!lines || rec.id === rec.pkg) continue;
       const fields = movedFields.get(rec.file);
       const placed = { ...rec, line: to(lines, rec.line), endLine: to(lines, rec.endLine) };
-      const again = Buffer.from(JSON.stringify(fields && rec.id !== rec.pkg ? refielded(placed, fields) : placed));
+      const again = Buffer.from(JSON.stringify(fields ? refielded(placed, fields) : placed));
       for (; next <= i; next++) jsonStart[next] = starts[next] + delta;
       json.push(records.subarray(done, starts[i]), again);
       done = starts[i + 1];
@@ -311,7 +311,7 @@ export function moveStoreLinesParts(old: Buffer, from: string, stamp: string, ma
       ['outData', moveData('outData')],
       ['inData', moveData('inData')],
       ['symbolJson', json],
-      ['symbolStart', bytes(jsonStart)],
+      ['symbolStart', asBytes(jsonStart)],
       ...manifestSections(manifest),
     ]);
     const sections = Object.entries(header.sections)
@@ -340,7 +340,7 @@ function lastAtOrBefore(starts: ArrayLike<number>, hi: number, at: number): numb
  * them, a doc just before the fingerprint, so the record reads as a fresh build writes it.
  */
 function refielded(rec: SymbolRecord, fields: SymbolFields): SymbolRecord {
-  const f = fields.get(rec.id.slice(rec.pkg.length + 1))?.[0];
+  const f = fields.get(symbolName(rec.id, rec.pkg))?.[0];
   if (!f) throw new Error(`no fields for ${rec.id}`);
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(rec)) {
@@ -422,9 +422,6 @@ function hashTable(n: number, hashOf: (i: number) => number): Int32Array {
   return t;
 }
 
-function bytes(a: Uint32Array | Int32Array | Float64Array): Buffer {
-  return Buffer.from(a.buffer, a.byteOffset, a.byteLength);
-}
 
 /** Reads byte ranges of the store: from a whole buffer, or from an open file on demand. */
 export interface StoreBytes {

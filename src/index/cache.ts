@@ -7,6 +7,7 @@ import { closeSync, fstatSync, ftruncateSync, openSync, readFileSync, readSync }
 import { deserialize, serialize } from 'node:v8';
 import { openAtomic, patchAtomic, writeAt, writeBytes, writeParts } from './atomic.js';
 import { FACTS_VERSION } from './key.js';
+import { align8 } from '../graph/sections.js';
 
 export { writeBytes } from './atomic.js';
 export { cacheKey, FACTS_VERSION, toolStamp } from './key.js';
@@ -63,7 +64,7 @@ function hasLabel(head: Buffer, label: string): boolean {
 
 /** Where a graph file's body starts, after a label of `n` bytes. */
 function bodyAt(n: number): number {
-  return (8 + n + 7) & ~7;
+  return align8(8 + n);
 }
 
 /** Whether the graph file is there and labelled `label`: its header alone is read. */

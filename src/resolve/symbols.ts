@@ -55,6 +55,11 @@ export function collectSymbols(program: Program, types: Types): SymbolRecord[] {
  */
 export type SymbolFields = Map<string, { doc?: string; fingerprint: string }[]>;
 
+/** A symbol's name in its package, the key of SymbolFields: its ID without `pkg.`. */
+export function symbolName(id: string, pkg: string): string {
+  return id.slice(pkg.length + 1);
+}
+
 export function symbolFields(facts: FileFacts): SymbolFields {
   const out: SymbolFields = new Map();
   const add = (name: string, doc: string | undefined, fingerprint: string) => {
