@@ -37,7 +37,11 @@ export async function indexCommand(o: CommonOptions & { unresolved?: boolean }, 
   if (o.unresolved) {
     io.out('\nunresolved call sites by reason:\n');
     const byReason = new Map<string, typeof result.graph.unresolved>();
-    for (const u of result.graph.unresolved) byReason.set(u.reason, [...(byReason.get(u.reason) ?? []), u]);
+    for (const u of result.graph.unresolved) {
+      const list = byReason.get(u.reason);
+      if (list) list.push(u);
+      else byReason.set(u.reason, [u]);
+    }
     for (const [reason, list] of [...byReason].sort((a, b) => b[1].length - a[1].length)) {
       io.out(`  ${reason} (${list.length})\n`);
       for (const u of list.slice(0, 200)) io.out(`    ${u.file}:${u.line}  ${u.callee}  in ${u.caller}\n`);
