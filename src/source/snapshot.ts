@@ -193,10 +193,18 @@ class Decoder {
     return this.byPath.get(rel);
   }
 
+  /** Each file's package, made on first use: a walk asks for hundreds of files, each once. */
+  private packages?: Int32Array;
+
   private packageOf(f: number): number {
-    const { packages } = this.snap;
-    for (let o = 0; o < packages.length; o += PACKAGE_COLUMNS) if (f >= packages[o + 3] && f < packages[o + 3] + packages[o + 4]) return o / PACKAGE_COLUMNS;
-    throw new Error(`snapshot: file ${f} is in no package`);
+    if (!this.packages) {
+      const { packages, files } = this.snap;
+      this.packages = new Int32Array(files.length / FILE_COLUMNS).fill(-1);
+      for (let o = 0; o < packages.length; o += PACKAGE_COLUMNS) this.packages.fill(o / PACKAGE_COLUMNS, packages[o + 3], packages[o + 3] + packages[o + 4]);
+    }
+    const p = this.packages[f] ?? -1;
+    if (p < 0) throw new Error(`snapshot: file ${f} is in no package`);
+    return p;
   }
 }
 
