@@ -29,6 +29,22 @@
 #define CTIME(st) ((st).st_ctim)
 #endif
 
+/* A timespec in milliseconds, as node computes mtimeMs: seconds * 1e3 + nanoseconds / 1e6, in doubles. */
+static double ms_of(struct timespec t) {
+  return (double)t.tv_sec * 1000.0 + (double)t.tv_nsec / 1000000.0;
+}
+
+/* stat() of entry i of a path table (see split_paths); -1 when it fails or the path is too long. */
+static int stat_entry(const char **path, size_t i, struct stat *st) {
+  char buf[4096];
+  const char *p = path[i];
+  size_t len = (size_t)(path[i + 1] - p) - 1;
+  if (len >= sizeof buf) return -1;
+  memcpy(buf, p, len);
+  buf[len] = 0;
+  return stat(buf, st);
+}
+
 typedef struct {
   const char **path;
   const double *size, *mtime;
@@ -39,22 +55,52 @@ typedef struct {
 
 static void *check(void *arg) {
   Range *r = (Range *)arg;
-  char buf[4096];
   for (size_t i = r->from; i < r->to && !*r->stop; i++) {
-    const char *p = r->path[i];
-    size_t len = (size_t)(r->path[i + 1] - p) - 1;
-    if (len >= sizeof buf) { r->stale = (long)i; *r->stop = 1; break; }
-    memcpy(buf, p, len);
-    buf[len] = 0;
     struct stat st;
-    if (stat(buf, &st) != 0) { r->stale = (long)i; *r->stop = 1; break; }
-    double ms = (double)MTIME(st).tv_sec * 1000.0 + (double)MTIME(st).tv_nsec / 1000000.0;
-    if (ms != r->mtime[i] || (r->size[i] >= 0 && (double)st.st_size != r->size[i])) { r->stale = (long)i; *r->stop = 1; break; }
+    if (stat_entry(r->path, i, &st) != 0 || ms_of(MTIME(st)) != r->mtime[i] || (r->size[i] >= 0 && (double)st.st_size != r->size[i])) {
+      r->stale = (long)i;
+      *r->stop = 1;
+      break;
+    }
   }
   return NULL;
 }
 
 #define MAX_THREADS 4
+
+/* How many threads share n paths: one below 512, else one per core, at most MAX_THREADS. */
+static size_t thread_count(size_t n) {
+  long cores = sysconf(_SC_NPROCESSORS_ONLN);
+  return n == 0 ? 0 : n < 512 ? 1 : (size_t)(cores < 1 ? 1 : cores > MAX_THREADS ? MAX_THREADS : cores);
+}
+
+enum { SPLIT_OK, SPLIT_NO_MEMORY, SPLIT_MISCOUNT };
+
+/*
+ * The n '\n'-separated paths of bytes as a table: path[i] starts entry i, path[n] is one past the end,
+ * as if a separator followed the last one. NULL when n is 0; NULL with *status set when memory runs
+ * out or the bytes hold another number of paths than n.
+ */
+static const char **split_paths(char *bytes, size_t nbytes, size_t n, int *status) {
+  *status = SPLIT_OK;
+  if (n == 0) return NULL;
+  const char **path = malloc((n + 1) * sizeof *path);
+  if (!path) {
+    *status = SPLIT_NO_MEMORY;
+    return NULL;
+  }
+  size_t count = 1;
+  path[0] = bytes;
+  for (size_t i = 0; i < nbytes && count <= n; i++) if (bytes[i] == '\n') path[count++] = bytes + i + 1;
+  /* Stopping early means more paths than entries; ending short means fewer. */
+  path[n] = bytes + nbytes + 1;
+  if (count != n) {
+    free(path);
+    *status = SPLIT_MISCOUNT;
+    return NULL;
+  }
+  return path;
+}
 
 /* One check: the path table, its ranges and the threads working on them. */
 typedef struct {
@@ -99,30 +145,20 @@ static Check *prepare(napi_env env, napi_callback_info info, const char *usage) 
     return NULL;
   }
   Check *c = calloc(1, sizeof *c);
-  /* path[i] starts entry i; path[n] is one past the end, as if a separator followed the last one. */
-  const char **path = n > 0 ? malloc((n + 1) * sizeof *path) : NULL;
-  if (!c || (n > 0 && !path)) {
-    free(c);
-    free(path);
+  if (!c) {
     napi_throw_error(env, NULL, "fresh_check: out of memory");
     return NULL;
   }
-  if (n > 0) {
-    size_t count = 1;
-    path[0] = bytes;
-    for (size_t i = 0; i < nbytes && count <= n; i++) if (bytes[i] == '\n') path[count++] = bytes + i + 1;
-    /* Stopping early means more paths than entries; ending short means fewer. */
-    path[n] = bytes + nbytes + 1;
-    if (count != n) {
-      free(path);
-      free(c);
-      napi_throw_range_error(env, NULL, "fresh_check: the path list and the arrays differ in length");
-      return NULL;
-    }
+  int status;
+  const char **path = split_paths(bytes, nbytes, n, &status);
+  if (status != SPLIT_OK) {
+    free(c);
+    if (status == SPLIT_NO_MEMORY) napi_throw_error(env, NULL, "fresh_check: out of memory");
+    else napi_throw_range_error(env, NULL, "fresh_check: the path list and the arrays differ in length");
+    return NULL;
   }
   c->path = path;
-  long cores = sysconf(_SC_NPROCESSORS_ONLN);
-  c->threads = n == 0 ? 0 : n < 512 ? 1 : (size_t)(cores < 1 ? 1 : cores > MAX_THREADS ? MAX_THREADS : cores);
+  c->threads = thread_count(n);
   for (size_t k = 0; k < c->threads; k++) {
     c->r[k] = (Range){ path, arrays[0], arrays[1], n * k / c->threads, n * (k + 1) / c->threads, -1, &c->stop };
   }
@@ -213,19 +249,13 @@ typedef struct {
 
 static void *stat_range(void *arg) {
   StatRange *r = (StatRange *)arg;
-  char buf[4096];
   for (size_t i = r->from; i < r->to; i++) {
     double *o = r->out + 4 * i;
-    const char *p = r->path[i];
-    size_t len = (size_t)(r->path[i + 1] - p) - 1;
     struct stat st;
-    if (len >= sizeof buf) { o[0] = -2; o[1] = o[2] = o[3] = 0; continue; }
-    memcpy(buf, p, len);
-    buf[len] = 0;
-    if (stat(buf, &st) != 0) { o[0] = -2; o[1] = o[2] = o[3] = 0; continue; }
+    if (stat_entry(r->path, i, &st) != 0) { o[0] = -2; o[1] = o[2] = o[3] = 0; continue; }
     o[0] = S_ISDIR(st.st_mode) ? -1 : S_ISREG(st.st_mode) ? (double)st.st_size : -3;
-    o[1] = (double)MTIME(st).tv_sec * 1000.0 + (double)MTIME(st).tv_nsec / 1000000.0;
-    o[2] = (double)CTIME(st).tv_sec * 1000.0 + (double)CTIME(st).tv_nsec / 1000000.0;
+    o[1] = ms_of(MTIME(st));
+    o[2] = ms_of(CTIME(st));
     o[3] = (double)st.st_ino;
   }
   return NULL;
@@ -247,24 +277,14 @@ static napi_value stat_all(napi_env env, napi_callback_info info) {
   napi_value ab, result;
   void *data;
   if (napi_create_arraybuffer(env, n * 4 * sizeof(double), &data, &ab) != napi_ok) return NULL;
-  const char **path = malloc((n + 1) * sizeof *path);
-  if (!path) {
-    napi_throw_error(env, NULL, "fresh_check: out of memory");
+  int status;
+  const char **path = split_paths(bytes, nbytes, n, &status);
+  if (status != SPLIT_OK) {
+    if (status == SPLIT_NO_MEMORY) napi_throw_error(env, NULL, "fresh_check: out of memory");
+    else napi_throw_range_error(env, NULL, "fresh_check: statAll's count is not the number of paths");
     return NULL;
   }
-  size_t found = n > 0 ? 1 : 0;
-  if (n > 0) {
-    path[0] = bytes;
-    for (size_t i = 0; i < nbytes && found <= n; i++) if (bytes[i] == '\n') path[found++] = bytes + i + 1;
-    path[n] = bytes + nbytes + 1;
-  }
-  if (found != n) {
-    free(path);
-    napi_throw_range_error(env, NULL, "fresh_check: statAll's count is not the number of paths");
-    return NULL;
-  }
-  long cores = sysconf(_SC_NPROCESSORS_ONLN);
-  size_t threads = n == 0 ? 0 : n < 512 ? 1 : (size_t)(cores < 1 ? 1 : cores > MAX_THREADS ? MAX_THREADS : cores);
+  size_t threads = thread_count(n);
   StatRange r[MAX_THREADS];
   pthread_t t[MAX_THREADS];
   int started[MAX_THREADS] = { 0 };
