@@ -9,6 +9,11 @@ export type Lookup =
   | { ok: true; symbol: SymbolRecord }
   | { ok: false; reason: 'ambiguous' | 'unknown'; query: string; candidates: string[] };
 
+/** A symbol's name in its package: its ID without `pkg.` (the key of SymbolFields in resolve/symbols.ts). */
+export function symbolName(id: string, pkg: string): string {
+  return id.slice(pkg.length + 1);
+}
+
 export function normalizeId(id: string): string {
   return id.replace(/\(\*([^)]+)\)/g, '$1');
 }

@@ -3,7 +3,8 @@ import type { ChannelOpRecord, Diagnostic, Graph, GoroutineRecord, SymbolRecord 
 import { deserialize, serialize } from 'node:v8';
 import { EDGE_LINE, layoutPacked, openPacked, packedStrings, SYM_FIELDS, SYM_LINES, SYM_W, UNRES_LINE, type PackedGraph } from './pack.js';
 import { asBytes, viewAs } from './sections.js';
-import { symbolName, type SymbolFields } from '../resolve/index.js';
+import type { SymbolFields } from '../resolve/index.js';
+import { symbolName } from './lookup.js';
 
 /** Maps lines of one file, noting any line the map does not know. */
 class Mover {

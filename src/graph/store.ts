@@ -8,10 +8,10 @@
  * then the sections, each 8-byte aligned so typed arrays can view the buffer without copying.
  */
 import type { Edge, EdgeKind, EdgeMode, Graph, SymbolRecord } from '../model/index.js';
-import { lastName, SymbolTable } from './lookup.js';
+import { lastName, symbolName, SymbolTable } from './lookup.js';
 import { Strings } from './pack.js';
 import type { FileMove } from './remap.js';
-import { symbolName, type SymbolFields } from '../resolve/index.js';
+import type { SymbolFields } from '../resolve/index.js';
 import { align8, asBytes, copyAs, layoutSections, openSections, viewAs, type OpenedSections } from './sections.js';
 
 const MAGIC = 'KAQ4';

@@ -4,7 +4,7 @@ import type { Program } from './program.js';
 import { CallResolver } from './calls.js';
 import { collectSymbols } from './symbols.js';
 
-export { symbolFields, symbolName, type SymbolFields } from './symbols.js';
+export { symbolFields, type SymbolFields } from './symbols.js';
 import { collectChannels, collectGoroutines } from './concurrency.js';
 
 export { buildProgram, type Program, type PackageInput } from './program.js';

@@ -48,17 +48,12 @@ export function collectSymbols(program: Program, types: Types): SymbolRecord[] {
 }
 
 /**
- * The doc and fingerprint each symbol record of a file takes from its facts, by the symbol's name in its
- * package (what follows `pkg.` in its ID: `f`, `(*T).m`, `f.func1`, `T`, `v`), in the file's order; a
- * name can repeat (`var _ I = ...`). What collectSymbols would write, for a file whose other facts did
- * not change (see factsShift).
+ * The doc and fingerprint each symbol record of a file takes from its facts, by the symbol's name in
+ * its package (what follows `pkg.` in its ID: `f`, `(*T).m`, `f.func1`, `T`, `v`; see symbolName in
+ * graph/lookup.ts), in the file's order; a name can repeat (`var _ I = ...`). What collectSymbols would
+ * write, for a file whose other facts did not change (see factsShift).
  */
 export type SymbolFields = Map<string, { doc?: string; fingerprint: string }[]>;
-
-/** A symbol's name in its package, the key of SymbolFields: its ID without `pkg.`. */
-export function symbolName(id: string, pkg: string): string {
-  return id.slice(pkg.length + 1);
-}
 
 export function symbolFields(facts: FileFacts): SymbolFields {
   const out: SymbolFields = new Map();
