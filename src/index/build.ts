@@ -17,6 +17,7 @@ import { patchAtomic, writeAt, writeParts } from './atomic.js';
 import { indexDir, manifestFresh, manifestOf, sameManifest, nativeStatAll, storeStamp, STORE_FILE } from './stored.js';
 import { toolStamp } from './key.js';
 import { pruneIndexes, writeOwner } from './prune.js';
+import { readWhole } from './mapped.js';
 
 export { indexDir, openStore } from './stored.js';
 
@@ -425,7 +426,7 @@ function movedGraph(a: { state: IndexState; dir: string; packFile: string; chang
 function moveStoreFile(file: string, from: string, stamp: string, manifest: Manifest, shifts: FileMove[]): boolean {
   let bytes: Buffer;
   try {
-    bytes = readFileSync(file);
+    bytes = readWhole(file);
   } catch {
     return false;
   }

@@ -3,11 +3,12 @@
  * tree and build context, written atomically, so a second run re-parses only files whose bytes changed.
  */
 import { createHash } from 'node:crypto';
-import { closeSync, fstatSync, ftruncateSync, openSync, readFileSync, readSync } from 'node:fs';
+import { closeSync, fstatSync, ftruncateSync, openSync, readSync } from 'node:fs';
 import { deserialize, serialize } from 'node:v8';
 import { openAtomic, patchAtomic, writeAt, writeBytes, writeParts } from './atomic.js';
 import { FACTS_VERSION } from './key.js';
 import { align8 } from '../graph/sections.js';
+import { readWhole } from './mapped.js';
 
 export { writeBytes } from './atomic.js';
 export { cacheKey, FACTS_VERSION, toolStamp } from './key.js';
@@ -23,7 +24,7 @@ export function factsHash(packed: Uint8Array): string {
 
 export function readPack<T>(file: string): T | undefined {
   try {
-    return deserialize(readFileSync(file)) as T;
+    return deserialize(readWhole(file)) as T;
   } catch {
     return undefined;
   }
@@ -86,7 +87,7 @@ export function graphFileLabelled(file: string, label: string): boolean {
 function readMarked(file: string, magic: string): Buffer | undefined {
   let bytes: Buffer;
   try {
-    bytes = readFileSync(file);
+    bytes = readWhole(file);
   } catch {
     return undefined;
   }

@@ -20,6 +20,12 @@
       "cflags_c": ["-std=c11", "-O2", "-pthread"],
       "ldflags": ["-pthread"],
       "defines": ["NAPI_VERSION=8", "_POSIX_C_SOURCE=200809L", "_DEFAULT_SOURCE"]
+    },
+    {
+      "target_name": "map_file",
+      "sources": ["map_file.c"],
+      "cflags_c": ["-std=c11", "-O2"],
+      "defines": ["NAPI_VERSION=8", "_POSIX_C_SOURCE=200809L", "_DEFAULT_SOURCE"]
     }
   ]
 }
