@@ -3,9 +3,9 @@
  * tree and build context, written atomically, so a second run re-parses only files whose bytes changed.
  */
 import { createHash } from 'node:crypto';
-import { closeSync, fstatSync, ftruncateSync, openSync, readSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readSync, rmSync } from 'node:fs';
 import { deserialize, serialize } from 'node:v8';
-import { openAtomic, patchAtomic, writeAt, writeBytes, writeParts } from './atomic.js';
+import { openAtomic, writeBytes, writeParts } from './atomic.js';
 import { FACTS_VERSION } from './key.js';
 import { align8 } from '../graph/sections.js';
 import { readWhole } from './mapped.js';
@@ -101,17 +101,38 @@ function readMarked(file: string, magic: string): Buffer | undefined {
  * used, and a rebuild writes unchanged entries back byte for byte.
  * Layout: 'KAF3', the entries, a JSON trailer { keys, lengths }, then the trailer's length as a u32:
  * entries are written as they are made, and the index once all are known.
+ * Entries added by small builds since the pack was last written whole sit in a second, small pack beside
+ * it (see appendFactsEntries); every reader here reads both.
  */
 export type FactsPack = Map<string, Uint8Array>;
 
 const FACTS_MAGIC = 'KAF3';
+
+/** The small pack of entries appended since `file` was written whole. */
+function addedFile(file: string): string {
+  return `${file}.added`;
+}
+
+/**
+ * Past this many bytes of appended entries, the next append writes the whole pack again (with them in
+ * it) instead of the small one: each append writes the small pack whole, so it is kept small.
+ */
+const ADDED_MAX_BYTES = 4 * 1024 * 1024;
 
 /** A facts pack entry's key: a file outside the build has its declarations only, under a key of its own. */
 export function factsKey(path: string, hash: string, active = true): string {
   return active ? `${hash} ${path}` : `${hash} ${path} declarations`;
 }
 
+/** The entries of the pack at `file` and of the small pack beside it (see appendFactsEntries). */
 export function readFactsPack(file: string): FactsPack {
+  const out = readOnePack(file);
+  for (const [k, b] of readOnePack(addedFile(file))) if (!out.has(k)) out.set(k, b);
+  return out;
+}
+
+/** One pack file's entries; none when it is missing or not a pack. */
+function readOnePack(file: string): FactsPack {
   const out: FactsPack = new Map();
   const buf = readMarked(file, FACTS_MAGIC);
   if (!buf) return out;
@@ -138,8 +159,22 @@ export interface FactsPackWriter {
   abort(): void;
 }
 
-/** A facts pack written entry by entry, so no entry needs to be kept until the end. */
+/**
+ * A facts pack written entry by entry, so no entry needs to be kept until the end. Once it is in
+ * place, the small pack of appended entries beside it goes: the whole pack holds what the build keeps.
+ */
 export function factsPackWriter(file: string): FactsPackWriter {
+  const w = packWriter(file);
+  return {
+    ...w,
+    close() {
+      w.close();
+      rmSync(addedFile(file), { force: true });
+    },
+  };
+}
+
+function packWriter(file: string): FactsPackWriter {
   const out = openAtomic(file);
   const keys: string[] = [];
   const lengths: number[] = [];
@@ -172,8 +207,8 @@ function trailerBytes(trailer: Trailer): Buffer {
   return out;
 }
 
-/** A pack's trailer and where its entries end, read without the entries; undefined if it is no pack. */
-function readTrailer(fd: number): { trailer: Trailer; dataEnd: number } | undefined {
+/** A pack's trailer, read without the entries; undefined if it is no pack. */
+function readTrailer(fd: number): Trailer | undefined {
   const size = fstatSync(fd).size;
   if (size < 8) return undefined;
   const head = Buffer.alloc(4);
@@ -186,90 +221,84 @@ function readTrailer(fd: number): { trailer: Trailer; dataEnd: number } | undefi
   readSync(fd, json, 0, len, size - 4 - len);
   const trailer = JSON.parse(json.toString('utf8')) as Trailer;
   const dataEnd = 4 + trailer.lengths.reduce((n, l) => n + l, 0);
-  return dataEnd === size - 4 - len ? { trailer, dataEnd } : undefined;
+  return dataEnd === size - 4 - len ? trailer : undefined;
 }
 
-/** The entries under `keys` that the pack holds, read one by one (not the whole pack). */
-export function readFactsEntries(file: string, keys: string[]): Map<string, Uint8Array> {
-  const out = new Map<string, Uint8Array>();
-  let fd: number;
-  try {
-    fd = openSync(file, 'r');
-  } catch {
-    return out;
-  }
-  try {
-    const t = readTrailer(fd);
-    if (!t) return out;
-    const wanted = new Set(keys);
-    let at = 4;
-    t.trailer.keys.forEach((k, i) => {
-      const n = t.trailer.lengths[i];
-      if (wanted.has(k)) {
-        const b = Buffer.alloc(n);
-        readSync(fd, b, 0, n, at);
-        out.set(k, b);
-      }
-      at += n;
-    });
-    return out;
-  } catch {
-    return out;
-  } finally {
-    closeSync(fd);
-  }
-}
-
-/**
- * Adds entries to a pack without rewriting the ones it has: the pack is copied (by the kernel), the
- * new entries and a new trailer written over the old trailer, and the copy renamed into place. Keys
- * it already holds are skipped. False when there is no readable pack (nothing is written).
- * `live`: the keys the index still uses. Entries of old versions of edited files pile up with each
- * append; once they would be more than a fifth of the pack, it is rewritten with the live ones only.
- */
-export function appendFactsEntries(file: string, entries: [string, Uint8Array][], live?: ReadonlySet<string>): boolean {
-  let t: ReturnType<typeof readTrailer>;
+/** The trailer of the pack at `file`, or undefined when there is no readable pack. */
+function trailerOf(file: string): Trailer | undefined {
   try {
     const fd = openSync(file, 'r');
     try {
-      t = readTrailer(fd);
+      return readTrailer(fd);
     } finally {
       closeSync(fd);
     }
   } catch {
-    return false;
+    return undefined;
   }
-  if (!t) return false;
-  const { trailer, dataEnd } = t;
-  const have = new Set(trailer.keys);
-  const added = entries.filter(([k]) => !have.has(k));
-  if (added.length === 0) return true;
-  if (live && (trailer.keys.length + added.length) * 4 > live.size * 5) {
-    const old = readFactsPack(file);
-    const out = factsPackWriter(file);
+}
+
+/** The entries under `keys` that the pack (or the small pack beside it) holds, read one by one, not the whole pack. */
+export function readFactsEntries(file: string, keys: string[]): Map<string, Uint8Array> {
+  const out = new Map<string, Uint8Array>();
+  const wanted = new Set(keys);
+  let fd: number;
+  try {
+    fd = openSync(file, 'r');
+  } catch {
+    fd = -1;
+  }
+  if (fd >= 0) {
     try {
-      for (const [k, b] of old) if (live.has(k)) out.add(k, b);
-      for (const [k, b] of added) if (live.has(k)) out.add(k, b);
-    } catch (err) {
-      out.abort();
-      throw err;
+      const trailer = readTrailer(fd);
+      let at = 4;
+      trailer?.keys.forEach((k, i) => {
+        const n = trailer.lengths[i];
+        if (wanted.has(k)) {
+          const b = Buffer.alloc(n);
+          readSync(fd, b, 0, n, at);
+          out.set(k, b);
+        }
+        at += n;
+      });
+    } catch {
+      out.clear();
+    } finally {
+      closeSync(fd);
     }
-    out.close();
-    return true;
   }
-  patchAtomic(file, (fd) => {
-    let at = dataEnd;
-    const put = (b: Uint8Array) => {
-      writeAt(fd, b, at);
-      at += b.length;
-    };
-    for (const [k, b] of added) {
-      trailer.keys.push(k);
-      trailer.lengths.push(b.length);
-      put(b);
-    }
-    put(trailerBytes(trailer));
-    ftruncateSync(fd, at);
-  });
+  if (out.size < wanted.size) for (const [k, b] of readOnePack(addedFile(file))) if (wanted.has(k) && !out.has(k)) out.set(k, b);
+  return out;
+}
+
+/**
+ * Adds entries to a pack without rewriting the ones it has: they go to the small pack beside it, which
+ * is written whole (with the entries it had) and renamed into place; the large one is not touched.
+ * Keys either already holds are skipped. False when there is no readable pack (nothing is written).
+ * `live`: the keys the index still uses. Entries of old versions of edited files pile up with each
+ * append; once they would be more than a fifth of the entries, the pack is written whole with the live
+ * ones only. It is also written whole, with every entry, once the small pack would pass ADDED_MAX_BYTES.
+ */
+export function appendFactsEntries(file: string, entries: [string, Uint8Array][], live?: ReadonlySet<string>): boolean {
+  const trailer = trailerOf(file);
+  if (!trailer) return false;
+  const have = new Set(trailer.keys);
+  const added = readOnePack(addedFile(file));
+  const fresh = entries.filter(([k]) => !have.has(k) && !added.has(k));
+  if (fresh.length === 0) return true;
+  // An entry in both (a rewrite stopped before the small pack went) is the large pack's.
+  const all = [...added].filter(([k]) => !have.has(k)).concat(fresh);
+  const tooMany = live !== undefined && (trailer.keys.length + all.length) * 4 > live.size * 5;
+  const tooLarge = all.reduce((n, [, b]) => n + b.length, 0) > ADDED_MAX_BYTES;
+  const keep = ([k]: [string, Uint8Array]) => !tooMany || live!.has(k);
+  const out = tooMany || tooLarge ? factsPackWriter(file) : packWriter(addedFile(file));
+  try {
+    if (tooMany || tooLarge) for (const entry of readOnePack(file)) if (keep(entry)) out.add(...entry);
+    for (const entry of all) if (keep(entry)) out.add(...entry);
+  } catch (err) {
+    out.abort();
+    throw err;
+  }
+  out.close();
   return true;
 }

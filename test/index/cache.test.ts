@@ -5,7 +5,7 @@
  */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { cpSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readdirSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { appendFactsEntries, factsPackWriter, readFactsEntries, readFactsPack } from '../../src/index/cache.js';
@@ -48,16 +48,40 @@ describe('facts pack', () => {
     const w = factsPackWriter(file);
     for (const k of ['a', 'b', 'c']) w.add(k, Buffer.from(`entry ${k}`));
     w.close();
+    const ino = statSync(file).ino;
     assert.equal(appendFactsEntries(file, [['d', Buffer.from('entry d')], ['a', Buffer.from('ignored')]], new Set(['a', 'b', 'c', 'd'])), true);
     const appended = readFactsPack(file);
     assert.deepEqual([...appended.keys()], ['a', 'b', 'c', 'd']);
     assert.equal(Buffer.from(appended.get('a')!).toString(), 'entry a', 'a key it holds is not written again');
     assert.deepEqual([...readFactsEntries(file, ['d', 'x']).entries()].map(([k, v]) => [k, Buffer.from(v).toString()]), [['d', 'entry d']]);
+    assert.deepEqual(readdirSync(dir).sort(), ['facts.bin', 'facts.bin.added'], 'the new entry sits beside the pack');
+    assert.equal(statSync(file).ino, ino, 'the pack itself is not written again');
     // Two of five entries dead: more than a fifth, so the pack is rewritten with the live ones.
     assert.equal(appendFactsEntries(file, [['e', Buffer.from('entry e')]], new Set(['a', 'd', 'e'])), true);
     assert.deepEqual([...readFactsPack(file).keys()], ['a', 'd', 'e']);
     assert.equal(appendFactsEntries(join(dir, 'none.bin'), [['x', Buffer.from('x')]]), false);
     assert.deepEqual(readdirSync(dir), ['facts.bin']);
+  });
+
+  it('writes the pack whole once the appended entries grow large, and skips entries it holds twice', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ka-pack-'));
+    const file = join(dir, 'facts.bin');
+    const w = factsPackWriter(file);
+    w.add('a', Buffer.from('entry a'));
+    w.close();
+    appendFactsEntries(file, [['b', Buffer.from('entry b')]]);
+    // A rewrite stopped between putting the pack in place and removing the small one: 'b' is in both.
+    const again = factsPackWriter(join(dir, 'next.bin'));
+    for (const k of ['a', 'b']) again.add(k, Buffer.from(`entry ${k}`));
+    again.close();
+    renameSync(join(dir, 'next.bin'), file);
+    assert.deepEqual([...readFactsPack(file).keys()], ['a', 'b']);
+    const big = Buffer.alloc(4 * 1024 * 1024 + 1, 7);
+    assert.equal(appendFactsEntries(file, [['c', big]]), true);
+    assert.deepEqual(readdirSync(dir), ['facts.bin'], 'one pack again');
+    const pack = readFactsPack(file);
+    assert.deepEqual([...pack.keys()], ['a', 'b', 'c']);
+    assert.ok(Buffer.from(pack.get('c')!).equals(big));
   });
 
   it('a rebuild with one file changed gives the graph a fresh build gives', () => {
