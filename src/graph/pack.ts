@@ -7,7 +7,7 @@ import { asBytes, layoutSections, openSections, viewAs } from './sections.js';
 import type { Edge, EdgeKind, EdgeMode, Graph, SymbolKind, SymbolRecord, UnresolvedSite } from '../model/index.js';
 
 /** The packing's version: a packed graph is read only by the version that wrote it. */
-export const PACK_VERSION = 3;
+export const PACK_VERSION = 4;
 
 export interface PackedGraph {
   v: typeof PACK_VERSION;
@@ -169,8 +169,13 @@ const COLUMNS = ['edges', 'symbols', 'unresolved'] as const;
 
 export function encodePacked(p: PackedGraph): Buffer[] {
   const ends = new Uint32Array(p.strings.length);
+  const byteEnds = new Uint32Array(p.strings.length);
   let end = 0;
-  p.strings.forEach((x, i) => (ends[i] = end += x.length));
+  let byteEnd = 0;
+  p.strings.forEach((x, i) => {
+    ends[i] = end += x.length;
+    byteEnds[i] = byteEnd += Buffer.byteLength(x);
+  });
   // The strings that name files, with their ids: what moving a file's lines looks up (see remapPackedBytes).
   const files = new Set<number>();
   for (const [col, width, at] of [[p.edges, EDGE_W, EDGE_LINE.file], [p.symbols, SYM_W, SYM_LINES.file], [p.unresolved, UNRES_W, UNRES_LINE.file]] as const) {
@@ -179,6 +184,7 @@ export function encodePacked(p: PackedGraph): Buffer[] {
   return layoutPacked([
     ['stringText', Buffer.from(p.strings.join(''))],
     ['stringEnds', asBytes(ends)],
+    ['stringBytes', asBytes(byteEnds)],
     ['files', Buffer.from(JSON.stringify([...files].filter((i) => i >= 0).map((i) => [p.strings[i], i])))],
     ...COLUMNS.map((c): [string, Buffer] => [c, asBytes(p[c])]),
     ['rest', serialize(p.rest)],
@@ -186,7 +192,7 @@ export function encodePacked(p: PackedGraph): Buffer[] {
 }
 
 /** The sections, each 8-byte aligned after the header that names them, as the pieces to write (see layoutSections). */
-export function layoutPacked(sections: [string, Buffer][]): Buffer[] {
+export function layoutPacked(sections: [string, Buffer | Buffer[]][]): Buffer[] {
   const header: { v: number; sections: Record<string, [number, number]> } = { v: PACK_VERSION, sections: {} };
   return layoutSections(PACKED_MAGIC, header, sections);
 }
@@ -210,6 +216,17 @@ export function packedStrings(p: ReturnType<typeof openPacked>): { count: number
   // A string that is not well-formed UTF-16 would not come back the same length: no graph, then.
   if ((ends.length > 0 ? ends[ends.length - 1] : 0) !== text.length) throw new Error('packed graph: the string table does not match its ends');
   return { count: ends.length, get: (i) => (i < 0 ? undefined : text.slice(i === 0 ? 0 : ends[i - 1], ends[i])) };
+}
+
+/**
+ * The same table read string by string from its bytes (through the byte ends), for a caller that
+ * needs a few strings: the 15 MB text is not decoded. Throws when the bytes do not match their ends.
+ */
+export function packedStringsAt(p: ReturnType<typeof openPacked>): { count: number; get(i: number): string | undefined } {
+  const text = p.section('stringText');
+  const ends = viewAs(Uint32Array, p.section('stringBytes'));
+  if ((ends.length > 0 ? ends[ends.length - 1] : 0) !== text.length || ends.length !== p.section('stringEnds').length / 4) throw new Error('packed graph: the string table does not match its ends');
+  return { count: ends.length, get: (i) => (i < 0 ? undefined : text.toString('utf8', i === 0 ? 0 : ends[i - 1], ends[i])) };
 }
 
 /** What encodePacked wrote; throws on bytes that are not a packed graph of this version. */

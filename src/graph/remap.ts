@@ -1,7 +1,7 @@
 /** A graph with one file's lines moved: what a file whose facts only moved (see positionShift) gives. */
 import type { ChannelOpRecord, Diagnostic, Graph, GoroutineRecord, SymbolRecord } from '../model/index.js';
 import { deserialize, serialize } from 'node:v8';
-import { EDGE_LINE, layoutPacked, openPacked, packedStrings, SYM_FIELDS, SYM_LINES, SYM_W, UNRES_LINE, type PackedGraph } from './pack.js';
+import { EDGE_LINE, layoutPacked, openPacked, packedStringsAt, SYM_FIELDS, SYM_LINES, SYM_W, UNRES_LINE, type PackedGraph } from './pack.js';
 import { asBytes, viewAs } from './sections.js';
 import type { SymbolFields } from '../resolve/index.js';
 import { symbolName } from './lookup.js';
@@ -100,18 +100,20 @@ export type FileMove = [file: string, lines: ReadonlyMap<number, number>, fields
 
 /**
  * remapPackedLines for several files, on a packed graph's bytes (see encodePacked): the line columns
- * are moved where they lie and the object records decoded and moved; the string table, the larger part
- * of the bytes, is copied as it is. A move with fields also gives its file's symbols their new docs and
- * fingerprints (new strings are appended to the table). The new bytes as pieces to write, and the
- * moved records. Undefined when a line is not in its file's map or a symbol has no fields; throws on
- * bytes that are not a packed graph.
+ * are moved in place, in `bytes` itself, and the object records decoded and moved; the string table,
+ * the larger part of the bytes, is kept as it is. A move with fields also gives its file's symbols
+ * their new docs and fingerprints (new strings are appended to the table). The new bytes as pieces to
+ * write (slices of `bytes` among them), and the moved records. Undefined when a line is not in its
+ * file's map or a symbol has no fields, and `bytes` may then be part moved; throws on bytes that are
+ * not a packed graph. A private copy or map of the graph file is what to pass: only the changed pages
+ * of a map are copied.
  */
 export function remapPackedBytes(bytes: Buffer, moves: FileMove[]): { parts: Buffer[]; rest: PackedGraph['rest'] } | undefined {
   const p = openPacked(bytes);
   const ids = new Map(JSON.parse(p.section('files').toString('utf8')) as [string, number][]);
-  const edges = p.column('edges').slice();
-  const symbols = p.column('symbols').slice();
-  const unresolved = p.column('unresolved').slice();
+  const edges = p.column('edges');
+  const symbols = p.column('symbols');
+  const unresolved = p.column('unresolved');
   let rest = deserialize(p.section('rest')) as PackedGraph['rest'];
   for (const [file, lines] of moves) {
     const m = new Mover(file, lines);
@@ -125,13 +127,13 @@ export function remapPackedBytes(bytes: Buffer, moves: FileMove[]): { parts: Buf
     rest = { ...rest, ...m.records(rest) };
     if (!m.complete) return undefined;
   }
-  const moved: Record<string, Buffer> = { edges: asBytes(edges), symbols: asBytes(symbols), unresolved: asBytes(unresolved), rest: serialize(rest) };
+  const moved: Record<string, Buffer | Buffer[]> = { edges: asBytes(edges), symbols: asBytes(symbols), unresolved: asBytes(unresolved), rest: serialize(rest) };
   if (moves.some((move) => move[2])) {
     const strings = refieldSymbols(p, symbols, ids, moves);
     if (!strings) return undefined;
     Object.assign(moved, strings);
   }
-  return { parts: layoutPacked(p.names.map((name): [string, Buffer] => [name, moved[name] ?? p.section(name)])), rest };
+  return { parts: layoutPacked(p.names.map((name): [string, Buffer | Buffer[]] => [name, moved[name] ?? p.section(name)])), rest };
 }
 
 /**
@@ -139,8 +141,8 @@ export function remapPackedBytes(bytes: Buffer, moves: FileMove[]): { parts: Buf
  * copied): a symbol takes the next fields listed under its name. Strings not in the table yet are
  * appended to it: the new string sections, or undefined when a symbol of such a file has no fields.
  */
-function refieldSymbols(p: ReturnType<typeof openPacked>, symbols: Int32Array, ids: Map<string, number>, moves: FileMove[]): { stringText: Buffer; stringEnds: Buffer } | undefined {
-  const table = packedStrings(p);
+function refieldSymbols(p: ReturnType<typeof openPacked>, symbols: Int32Array, ids: Map<string, number>, moves: FileMove[]): { stringText: Buffer[]; stringEnds: Buffer; stringBytes: Buffer } | undefined {
+  const table = packedStringsAt(p);
   const added: string[] = [];
   const addedIds = new Map<string, number>();
   /** The string's id: the one it has when `now` (a string id) is it, else a new one. */
@@ -172,11 +174,18 @@ function refieldSymbols(p: ReturnType<typeof openPacked>, symbols: Int32Array, i
       symbols[o + SYM_FIELDS.fingerprint] = idOf(f.fingerprint, symbols[o + SYM_FIELDS.fingerprint]);
     }
   }
-  const textBytes = p.section('stringText');
-  const ends = viewAs(Uint32Array, p.section('stringEnds'));
-  const more = new Uint32Array(ends.length + added.length);
-  more.set(ends);
-  let end = ends.length > 0 ? ends[ends.length - 1] : 0;
-  added.forEach((s, i) => (more[ends.length + i] = end += s.length));
-  return { stringText: Buffer.concat([textBytes, Buffer.from(added.join(''))]), stringEnds: asBytes(more) };
+  // Each end column grown by the added strings' ends, in UTF-16 units and in bytes.
+  const grown = (name: string, size: (s: string) => number): Buffer => {
+    const ends = viewAs(Uint32Array, p.section(name));
+    const more = new Uint32Array(ends.length + added.length);
+    more.set(ends);
+    let end = ends.length > 0 ? ends[ends.length - 1] : 0;
+    added.forEach((s, i) => (more[ends.length + i] = end += size(s)));
+    return asBytes(more);
+  };
+  return {
+    stringText: [p.section('stringText'), Buffer.from(added.join(''))],
+    stringEnds: grown('stringEnds', (s) => s.length),
+    stringBytes: grown('stringBytes', (s) => Buffer.byteLength(s)),
+  };
 }

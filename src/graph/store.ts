@@ -12,7 +12,7 @@ import { lastName, symbolName, SymbolTable } from './lookup.js';
 import { Strings } from './pack.js';
 import type { FileMove } from './remap.js';
 import type { SymbolFields } from '../resolve/index.js';
-import { align8, asBytes, copyAs, layoutSections, openSections, viewAs, type OpenedSections } from './sections.js';
+import { align8, asBytes, layoutSections, openSections, viewAs, type OpenedSections } from './sections.js';
 
 const MAGIC = 'KAQ4';
 const KINDS: EdgeKind[] = ['static', 'interface', 'method-value', 'func-value', 'closure'];
@@ -241,10 +241,12 @@ export function moveStoreLines(old: Buffer, from: string, stamp: string, manifes
 }
 
 /**
- * moveStoreLines for several files at once, as the pieces to write one after another. The records of
- * the moved files' symbols are found by searching the records section for each file's `"file":` key,
- * and only those are parsed and written again; a move with fields gives them their new docs and
- * fingerprints too (see remapPackedBytes).
+ * moveStoreLines for several files at once, as the pieces to write one after another (slices of `old`
+ * among them). The records of the moved files' symbols are found by searching the records section for
+ * each file's `"file":` key, and only those are parsed and written again; a move with fields gives them
+ * their new docs and fingerprints too (see remapPackedBytes). The edge lines are moved in place, in
+ * `old` itself, which may be part moved when the answer is undefined: a private copy or map of the
+ * store is what to pass (only the changed pages of a map are copied).
  */
 export function moveStoreLinesParts(old: Buffer, from: string, stamp: string, manifest: Manifest, moves: FileMove[]): Buffer[] | undefined {
   try {
@@ -263,8 +265,9 @@ export function moveStoreLinesParts(old: Buffer, from: string, stamp: string, ma
       const id = strings.indexOf(file);
       if (id >= 0) linesOf[id] = lines;
     }
+    // In place, in `old` (see above).
     const moveData = (name: string): Buffer => {
-      const data = copyAs(Int32Array, section(name));
+      const data = viewAs(Int32Array, section(name));
       for (let o = 0; o < data.length; o += W) {
         const lines = linesOf[data[o + 2]];
         if (lines) data[o + 3] = to(lines, data[o + 3]);
