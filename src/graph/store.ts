@@ -4,8 +4,10 @@
  * string split once), the adjacency of the nodes it visits (CSR arrays, already sorted the way views
  * print them) and the records of the symbols it shows (one JSON slice each).
  *
- * Layout: 'KAQ4' (bumped with each format change), a u32 header length, a JSON header naming each section's [offset, length] in bytes,
- * then the sections, each 8-byte aligned so typed arrays can view the buffer without copying.
+ * Layout: 'KAQ5' (bumped with each format change), a u32 header length, a JSON header naming each
+ * section's [offset, length] in bytes and the graph the store holds, then the sections, each 8-byte
+ * aligned so typed arrays can view the buffer without copying. Which files the graph stands for is not
+ * in the store but beside it (index/stored.ts), so that a build that keeps the graph leaves it alone.
  */
 import type { Edge, EdgeKind, EdgeMode, Graph, SymbolRecord } from '../model/index.js';
 import { lastName, symbolName, SymbolTable } from './lookup.js';
@@ -14,22 +16,17 @@ import type { FileMove } from './remap.js';
 import type { SymbolFields } from '../resolve/index.js';
 import { align8, asBytes, layoutSections, openSections, viewAs, type OpenedSections } from './sections.js';
 
-const MAGIC = 'KAQ4';
+const MAGIC = 'KAQ5';
 const KINDS: EdgeKind[] = ['static', 'interface', 'method-value', 'func-value', 'closure'];
 const MODES: EdgeMode[] = ['call', 'go', 'defer', 'ref'];
 const REF = MODES.indexOf('ref');
 /** Ints per edge in the adjacency arrays: other end, kind*8+mode, file, line, how, confidence×1000. */
 const W = 6;
 
-export interface Manifest {
-  paths: string[];
-  sizes: ArrayLike<number>;
-  mtimes: ArrayLike<number>;
-}
-
 interface Header {
   v: 1;
-  stamp: string;
+  /** Which graph the store holds: the key of what resolution read to make it (the build's ResolveInputs key). */
+  graph: string;
   nodes: number;
   symbols: number;
   stats: Record<string, number>;
@@ -44,13 +41,17 @@ export function compareCallees(a: Edge, b: Edge): number {
   return b.confidence - a.confidence || a.callee.localeCompare(b.callee) || a.line - b.line;
 }
 
-/** Serializes a graph (plus the freshness manifest of the files it was built from) into the store's bytes. */
-export function encodeStore(g: Graph, stamp: string, manifest: Manifest): Buffer {
-  return Buffer.concat(encodeStoreParts(g, stamp, manifest));
+/**
+ * Serializes a graph into the store's bytes, labelled `graph` (what identifies it: see Header). Which
+ * files it was made from and their stats are kept beside it (see index/stored.ts), so that a build
+ * that keeps the graph does not write the store again.
+ */
+export function encodeStore(g: Graph, graph: string): Buffer {
+  return Buffer.concat(encodeStoreParts(g, graph));
 }
 
 /** encodeStore's bytes as the pieces to write one after another, not copied into one buffer. */
-export function encodeStoreParts(g: Graph, stamp: string, manifest: Manifest): Buffer[] {
+export function encodeStoreParts(g: Graph, graph: string): Buffer[] {
   // One record per ID, the active build variant's, as the symbol table picks it.
   const symbols = [...new SymbolTable(g.symbols).all()];
   const nodes = new Strings();
@@ -152,91 +153,33 @@ export function encodeStoreParts(g: Graph, stamp: string, manifest: Manifest): B
     // The file and how strings are a section of their own, read only when an edge is printed: the
     // header, parsed by every query, stays a few hundred bytes.
     ['strings', Buffer.from(JSON.stringify(strings.list))],
-    // Last, so that a restamp (restampPlan) rewrites the end of the file and nothing before it.
-    ...manifestSections(manifest),
   ];
-  return layout({ v: 1, stamp, nodes: names.length, symbols: symbols.length, stats: g.stats, sections: {} }, sections);
+  return layout({ v: 1, graph, nodes: names.length, symbols: symbols.length, stats: g.stats, sections: {} }, sections);
 }
-
-function manifestSections(manifest: Manifest): [string, Buffer][] {
-  return [
-    ['manifestPaths', Buffer.from(manifest.paths.join('\n'))],
-    ['manifestSizes', asBytes(new Float64Array(manifest.sizes))],
-    ['manifestMtimes', asBytes(new Float64Array(manifest.mtimes))],
-  ];
-}
-
-/**
- * Spaces after the header's JSON, so that a restamp's header (another stamp, other manifest lengths)
- * fits where the old one was.
- */
-const HEADER_SLACK = 256;
 
 /** The header (its `sections` filled in here) and the sections, in order, as the store's bytes (see layoutSections). */
 function layout(header: Header, sections: [string, Buffer | Buffer[]][]): Buffer[] {
-  return layoutSections(MAGIC, header, sections, HEADER_SLACK);
+  return layoutSections(MAGIC, header, sections);
 }
 
-const MANIFEST_SECTIONS = ['manifestPaths', 'manifestSizes', 'manifestMtimes'];
-
 /**
- * The header and sections of `bytes`, if they are a store of this format stamped `from` (the graph a
- * caller knows about); else undefined. Throws on a header that is not JSON.
+ * The header and sections of `bytes`, if they are a store of this format holding the graph `from` (the
+ * one a caller knows about); else undefined. Throws on a header that is not JSON.
  */
-function openStamped(bytes: Buffer, from: string): OpenedSections<Header> | undefined {
+function openStore(bytes: Buffer, from: string): OpenedSections<Header> | undefined {
   const opened = openSections<Header>(bytes, MAGIC, 'query store');
-  return opened?.header.stamp === from ? opened : undefined;
+  return opened?.header.graph === from ? opened : undefined;
 }
 
 /**
- * How to turn a store into the same graph with a new stamp and freshness manifest, what a build writes
- * when the files changed but the graph did not: write `head` at 0 and `tail` at `tailAt`, and cut the
- * file to `length`; everything between stays. `head` is the store's first bytes (its header at least)
- * and `size` its length. Undefined when it is not a store of this format, not the one stamped `from`
- * (the graph the caller knows is unchanged), its manifest is not its last sections, or the new header
- * does not fit in the old one's place: the caller then writes the store anew.
- */
-export function restampPlan(head: Buffer, size: number, from: string, stamp: string, manifest: Manifest): { head: Buffer; tail: Buffer; tailAt: number; length: number } | undefined {
-  try {
-    const read = openStamped(head, from);
-    if (!read) return undefined;
-    const { header, headerLength: len } = read;
-    const dataStart = align8(8 + len);
-    const entries = Object.entries(header.sections);
-    if (!MANIFEST_SECTIONS.every((m) => m in header.sections)) return undefined;
-    const tailStart = Math.min(...MANIFEST_SECTIONS.map((m) => header.sections[m][0]));
-    // Every other section ends before the manifest begins, and within the file.
-    if (entries.some(([name, [at, n]]) => !MANIFEST_SECTIONS.includes(name) && (at + n > tailStart || dataStart + at + n > size))) return undefined;
-    const sections = { ...header.sections };
-    const fresh = manifestSections(manifest);
-    let pos = tailStart;
-    for (const [name, b] of fresh) {
-      sections[name] = [pos, b.length];
-      pos = align8(pos + b.length);
-    }
-    const json = Buffer.from(JSON.stringify({ ...header, stamp, sections }));
-    if (json.length > len) return undefined;
-    const newHead = Buffer.alloc(8 + len, ' ');
-    newHead.write(MAGIC, 0, 'latin1');
-    newHead.writeUInt32LE(len, 4);
-    json.copy(newHead, 8);
-    const tail = Buffer.alloc(pos - tailStart);
-    for (const [name, b] of fresh) b.copy(tail, sections[name][0] - tailStart);
-    return { head: newHead, tail, tailAt: dataStart + tailStart, length: dataStart + pos };
-  } catch {
-    return undefined;
-  }
-}
-
-/**
- * The store with one file's lines moved (see remapLines) and a new stamp and manifest, made from the
+ * The store with one file's lines moved (see remapLines), labelled `to` (see Header), made from the
  * old store's bytes without the graph: the lines of the file's edges are changed in the adjacency
  * arrays, the records of its symbols are rewritten, every other section is copied. The order of each
  * adjacency list stays as written: a caller's edges all sit in its own file, and moving lines in order
- * keeps their order. Undefined when `old` is not the store stamped `from` or a line is not in the map.
+ * keeps their order. Undefined when `old` is not the store of the graph `from` or a line is not in the map.
  */
-export function moveStoreLines(old: Buffer, from: string, stamp: string, manifest: Manifest, file: string, lines: ReadonlyMap<number, number>): Buffer | undefined {
-  const parts = moveStoreLinesParts(old, from, stamp, manifest, [[file, lines]]);
+export function moveStoreLines(old: Buffer, from: string, to: string, file: string, lines: ReadonlyMap<number, number>): Buffer | undefined {
+  const parts = moveStoreLinesParts(old, from, to, [[file, lines]]);
   return parts && Buffer.concat(parts);
 }
 
@@ -248,9 +191,9 @@ export function moveStoreLines(old: Buffer, from: string, stamp: string, manifes
  * `old` itself, which may be part moved when the answer is undefined: a private copy or map of the
  * store is what to pass (only the changed pages of a map are copied).
  */
-export function moveStoreLinesParts(old: Buffer, from: string, stamp: string, manifest: Manifest, moves: FileMove[]): Buffer[] | undefined {
+export function moveStoreLinesParts(old: Buffer, from: string, graph: string, moves: FileMove[]): Buffer[] | undefined {
   try {
-    const read = openStamped(old, from);
+    const read = openStore(old, from);
     if (!read) return undefined;
     const { header, section } = read;
     const to = (lines: ReadonlyMap<number, number>, n: number): number => {
@@ -315,12 +258,11 @@ export function moveStoreLinesParts(old: Buffer, from: string, stamp: string, ma
       ['inData', moveData('inData')],
       ['symbolJson', json],
       ['symbolStart', asBytes(jsonStart)],
-      ...manifestSections(manifest),
     ]);
     const sections = Object.entries(header.sections)
       .sort((a, b) => a[1][0] - b[1][0])
       .map(([name]): [string, Buffer | Buffer[]] => [name, replaced.get(name) ?? section(name)]);
-    return layout({ ...header, stamp, sections: {} }, sections);
+    return layout({ ...header, graph, sections: {} }, sections);
   } catch {
     return undefined;
   }
@@ -356,17 +298,6 @@ function refielded(rec: SymbolRecord, fields: SymbolFields): SymbolRecord {
     }
   }
   return out as unknown as SymbolRecord;
-}
-
-/** restampPlan applied to a whole store in memory. */
-export function restampStore(old: Buffer, from: string, stamp: string, manifest: Manifest): Buffer | undefined {
-  const plan = restampPlan(old, old.length, from, stamp, manifest);
-  if (!plan) return undefined;
-  const out = Buffer.alloc(plan.length);
-  old.copy(out, 0, 0, Math.min(old.length, plan.tailAt));
-  plan.head.copy(out, 0);
-  plan.tail.copy(out, plan.tailAt);
-  return out;
 }
 
 /** UTF-8 text appended to a buffer that grows as needed (writing each piece once, measuring none). */
@@ -467,8 +398,9 @@ export class GraphStore {
     this.bytes.close?.();
   }
 
-  get stamp(): string {
-    return this.header.stamp;
+  /** Which graph the store holds (see Header). */
+  get graph(): string {
+    return this.header.graph;
   }
 
   get stats(): Record<string, number> {
@@ -518,16 +450,6 @@ export class GraphStore {
     if (ops < 500) return;
     this.section('names');
     if (dir) this.section(`${dir}Data`);
-  }
-
-  manifest(): Manifest {
-    const m = this.manifestBytes();
-    return { paths: m.paths.toString('utf8').split('\n'), sizes: m.sizes, mtimes: m.mtimes };
-  }
-
-  /** The manifest with its paths left as stored: UTF-8, one per line. */
-  manifestBytes(): { paths: Buffer; sizes: Float64Array; mtimes: Float64Array } {
-    return { paths: this.section('manifestPaths'), sizes: viewAs(Float64Array, this.section('manifestSizes')), mtimes: viewAs(Float64Array, this.section('manifestMtimes')) };
   }
 
   /** Every node name: symbols first (in store order), then call targets that are not symbols. */

@@ -3,7 +3,7 @@
  * reader sees the old content or the new, never half of it. Only node:fs, so the query path (key.ts)
  * can write through it too.
  */
-import { closeSync, constants, copyFileSync, mkdirSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 
 /** Writes to a temporary file in the same folder, then renames it over the target. */
@@ -47,32 +47,4 @@ export function openAtomic(file: string) {
       rmSync(tmp, { force: true });
     },
   };
-}
-
-/** Writes all of `bytes` at offset `at` of an open file (a single write may take only part). */
-export function writeAt(fd: number, bytes: Uint8Array, at: number): void {
-  for (let done = 0; done < bytes.length;) done += writeSync(fd, bytes, done, bytes.length - done, at + done);
-}
-
-/**
- * Changes part of a file atomically: the file is copied (by the kernel, no bytes pass through here; cloned where the file system can) to
- * a temporary file next to it, `patch` writes into that through its descriptor, and it is renamed over
- * the file.
- */
-export function patchAtomic(file: string, patch: (fd: number) => void): void {
-  const tmp = `${file}.${process.pid}.${Date.now()}.tmp`;
-  try {
-    // A copy-on-write clone where the file system makes them (btrfs, XFS, APFS): no bytes copied at all.
-    copyFileSync(file, tmp, constants.COPYFILE_FICLONE);
-    const fd = openSync(tmp, 'r+');
-    try {
-      patch(fd);
-    } finally {
-      closeSync(fd);
-    }
-    renameSync(tmp, file);
-  } catch (err) {
-    rmSync(tmp, { force: true });
-    throw err;
-  }
 }

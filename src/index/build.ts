@@ -2,7 +2,7 @@
  * The indexing pipeline: source → parse (cached per file) → program → resolve → graph.
  * I/O happens here and in source/; the stages in between are pure functions over plain records.
  */
-import { closeSync, fstatSync, ftruncateSync, openSync, readFileSync, readSync, rmSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import type { BuildContext, Diagnostic, Graph } from '../model/index.js';
@@ -11,10 +11,10 @@ import { extractAll, factsShift, nativeParserInUse, newClock, unpackFacts, worke
 import { buildProgram, resolveProgram, symbolFields, type PackageInput } from '../resolve/index.js';
 import { appendFactsEntries, contentHash, graphFileLabelled, factsHash, factsKey, factsPackWriter, readFactsEntries, readFactsPack, readGraphFile, readPack, writeGraphFile, writePack, type FactsPack } from './cache.js';
 import { decodePacked, encodePacked, PACK_VERSION, packGraph, summarize, unpackGraph, type GraphSummary, type PackedGraph } from '../graph/pack.js';
-import { encodeStoreParts, moveStoreLinesParts, restampPlan, type Manifest } from '../graph/store.js';
+import { encodeStoreParts, moveStoreLinesParts } from '../graph/store.js';
 import { remapPackedBytes, type FileMove } from '../graph/remap.js';
-import { patchAtomic, writeAt, writeParts } from './atomic.js';
-import { indexDir, manifestFresh, manifestOf, sameManifest, nativeStatAll, storeStamp, STORE_FILE } from './stored.js';
+import { writeParts } from './atomic.js';
+import { encodeFreshness, FRESH_FILE, indexDir, manifestFresh, manifestOf, sameManifest, nativeStatAll, sameFreshness, storeState, STORE_FILE, type Manifest } from './stored.js';
 import { toolStamp } from './key.js';
 import { pruneIndexes, writeOwner } from './prune.js';
 import { readWhole } from './mapped.js';
@@ -157,7 +157,7 @@ export function loadIndex(opts: IndexOptions): IndexResult {
     const n = state.manifest.paths.length;
     const result = lazyResult(bytes, { timings: { load: performance.now() - t0 }, files: { total: n, parsed: 0, cached: n }, fromCache: true }, state.summary);
     // A query store of another format (a new kubelet-atlas) or none: write it, so the next query reads it.
-    if (storeStamp(opts) !== state.stamp) writeStore(join(dir, STORE_FILE), result.graph, state.stamp, state.manifest);
+    storeFor(dir, state.inputs.key, state.stamp, state.manifest, () => result.graph);
     return result;
   }
   return buildIndex(opts);
@@ -268,12 +268,9 @@ function build(opts: IndexOptions, useSnapshot: boolean): IndexResult {
       const result = lazyResult(bytes, { timings, files: { total: files.length, parsed: 0, cached: contents.length, read }, fromCache: true }, state.summary);
       // Same bytes, but sizes or mtimes may have moved (a checkout, a touch): refresh the manifest of
       // the state and of the query store, which carries its own so that one freshness check covers both.
-      const storeStale = storeStamp(opts) !== stamp;
       const manifest = manifestNow();
-      if (!sameManifest(state.manifest, manifest) || storeStale) {
-        writePack(stateFile, { ...state, manifest } satisfies IndexState);
-        if (storeStale || !restampStoreFile(storeFile, state.stamp, stamp, manifest)) writeStore(storeFile, result.graph, stamp, manifest);
-      }
+      if (!sameManifest(state.manifest, manifest)) writePack(stateFile, { ...state, manifest } satisfies IndexState);
+      storeFor(dir, state.inputs.key, stamp, manifest, () => result.graph);
       keepSnapshot();
       lap('write');
       return result;
@@ -301,8 +298,8 @@ function build(opts: IndexOptions, useSnapshot: boolean): IndexResult {
       const result = lazyResult(bytes, { timings, files: counts, fromCache: true, cutOff: 'facts' }, state.summary);
       const manifest = manifestNow();
       writePack(stateFile, { stamp, graph: state.graph, manifest, inputs, summary: result.summary } satisfies IndexState);
-      // The store's graph is unchanged too: only its stamp and manifest are rewritten.
-      if (!restampStoreFile(storeFile, state.stamp, stamp, manifest)) writeStore(storeFile, result.graph, stamp, manifest);
+      // The store's graph is unchanged too: only the manifest file beside it is written.
+      storeFor(dir, inputs.key, stamp, manifest, () => result.graph);
       keep();
       keepSnapshot();
       lap('write');
@@ -321,7 +318,8 @@ function build(opts: IndexOptions, useSnapshot: boolean): IndexResult {
       writeGraphFile(join(dir, GRAPH_FILE), graphLabel(stamp), moved.parts);
       writePack(stateFile, { stamp, graph: graphLabel(stamp), manifest, inputs, summary: result.summary } satisfies IndexState);
       // The store's lines move as the graph's did; it is written anew only if it cannot be read.
-      if (!moveStoreFile(storeFile, state.stamp, stamp, manifest, moved.shifts)) writeStore(storeFile, result.graph, stamp, manifest);
+      if (!moveStoreFile(storeFile, state.inputs.key, inputs.key, moved.shifts)) writeStore(storeFile, result.graph, inputs.key);
+      writeFreshnessFile(dir, stamp, inputs.key, manifest);
       keep();
       keepSnapshot();
       lap('write');
@@ -338,7 +336,8 @@ function build(opts: IndexOptions, useSnapshot: boolean): IndexResult {
   const summary = summarize(packed);
   writeGraphFile(join(dir, GRAPH_FILE), graphLabel(stamp), encodePacked(packed));
   writePack(stateFile, { stamp, graph: graphLabel(stamp), manifest, inputs, summary } satisfies IndexState);
-  writeStore(storeFile, graph, stamp, manifest);
+  writeStore(storeFile, graph, inputs.key);
+  writeFreshnessFile(dir, stamp, inputs.key, manifest);
   keepSnapshot();
   const owner = { of: JSON.stringify({ root: opts.root, ctx: opts.ctx, scope: opts.scope ?? 'default' }), stamp: toolStamp(), builtAt: Date.now() };
   writeOwner(dir, owner);
@@ -347,42 +346,24 @@ function build(opts: IndexOptions, useSnapshot: boolean): IndexResult {
   return { graph, summary, timings, files: { total: files.length, parsed, cached: contents.length - parsed, read }, parser, parseThreads, fromCache: false };
 }
 
-function writeStore(file: string, graph: Graph, stamp: string, manifest: Manifest): void {
-  writeParts(file, encodeStoreParts(graph, stamp, manifest));
+function writeStore(file: string, graph: Graph, key: string): void {
+  writeParts(file, encodeStoreParts(graph, key));
+}
+
+/** The manifest file beside the query store (see FRESH_FILE): the files behind graph `key`, with their stamp. */
+function writeFreshnessFile(dir: string, stamp: string, key: string, manifest: Manifest): void {
+  writeParts(join(dir, FRESH_FILE), encodeFreshness(stamp, key, manifest));
 }
 
 /**
- * The store at `file`, stamped `from`, given a new stamp and manifest in place of the old (see
- * restampPlan): its graph sections are not read. False when there is no such store.
+ * The query store in `dir` made to hold graph `key` for files of `stamp`: written from `graph()` only
+ * when it holds another graph or none (a new kubelet-atlas, a build stopped before it), and its
+ * manifest file only when it is not this one already.
  */
-function restampStoreFile(file: string, from: string, stamp: string, manifest: Manifest): boolean {
-  let plan: ReturnType<typeof restampPlan>;
-  try {
-    const fd = openSync(file, 'r');
-    try {
-      const size = fstatSync(fd).size;
-      const first = Buffer.alloc(8);
-      readSync(fd, first, 0, 8, 0);
-      const len = first.readUInt32LE(4);
-      // A header is a few hundred bytes; a damaged length is no reason to allocate gigabytes.
-      if (len > 1 << 20) return false;
-      const head = Buffer.alloc(8 + len);
-      readSync(fd, head, 0, Math.min(head.length, size), 0);
-      plan = restampPlan(head, size, from, stamp, manifest);
-    } finally {
-      closeSync(fd);
-    }
-  } catch {
-    return false;
-  }
-  if (!plan) return false;
-  const { head, tail, tailAt, length } = plan;
-  patchAtomic(file, (fd) => {
-    writeAt(fd, head, 0);
-    writeAt(fd, tail, tailAt);
-    ftruncateSync(fd, length);
-  });
-  return true;
+function storeFor(dir: string, key: string, stamp: string, manifest: Manifest, graph: () => Graph): void {
+  const stored = storeState(dir);
+  if (stored.graph !== key) writeStore(join(dir, STORE_FILE), graph(), key);
+  if (stored.graph !== key || !stored.fresh || !sameFreshness(stored.fresh, stamp, manifest)) writeFreshnessFile(dir, stamp, key, manifest);
 }
 
 /**
@@ -422,15 +403,15 @@ function movedGraph(a: { state: IndexState; dir: string; packFile: string; chang
   }
 }
 
-/** The store at `file`, stamped `from`, with the shifts' lines moved and a new stamp and manifest (see moveStoreLinesParts); false when it cannot be. */
-function moveStoreFile(file: string, from: string, stamp: string, manifest: Manifest, shifts: FileMove[]): boolean {
+/** The store at `file`, of graph `from`, with the shifts' lines moved, as graph `to` (see moveStoreLinesParts); false when it cannot be. */
+function moveStoreFile(file: string, from: string, to: string, shifts: FileMove[]): boolean {
   let bytes: Buffer;
   try {
     bytes = readWhole(file);
   } catch {
     return false;
   }
-  const parts = moveStoreLinesParts(bytes, from, stamp, manifest, shifts);
+  const parts = moveStoreLinesParts(bytes, from, to, shifts);
   if (!parts) return false;
   writeParts(file, parts);
   return true;

@@ -7,10 +7,12 @@ import { join, sep } from 'node:path';
 import type { BuildContext } from '../model/index.js';
 // Types only: a query must not load the source stage.
 import type { Stat } from '../source/index.js';
-import { GraphStore, type Manifest, type StoreBytes } from '../graph/store.js';
+import { GraphStore, type StoreBytes } from '../graph/store.js';
+import { asBytes, layoutSections, openSections, viewAs } from '../graph/sections.js';
 import { cacheKey } from './key.js';
 // The addon loader alone, not the parse stage's entry: a query must not load the parser.
 import { loadAddon } from '../parse/addon.js';
+import { readWhole } from './mapped.js';
 
 export interface StoreLocation {
   root: string;
@@ -26,6 +28,72 @@ export function indexDir(opts: StoreLocation): string {
 
 export const STORE_FILE = 'query.bin';
 
+/**
+ * Beside the query store: which files, with which sizes and mtimes, the graph it holds stands for, and
+ * the stamp of their bytes. A build that keeps the graph (a comment edited, a checkout that moved
+ * mtimes) rewrites this small file and leaves the store as it is.
+ */
+export const FRESH_FILE = 'query.fresh';
+
+/** Each scanned Go file and package dir, with its size and mtime. */
+export interface Manifest {
+  paths: string[];
+  sizes: ArrayLike<number>;
+  mtimes: ArrayLike<number>;
+}
+
+const FRESH_MAGIC = 'KAM1';
+
+interface FreshHeader {
+  v: 1;
+  /** The hash of every file's content hash (the build's stamp). */
+  stamp: string;
+  /** The graph the manifest goes with: the store's label (see GraphStore.graph). */
+  graph: string;
+  sections: Record<string, [number, number]>;
+}
+
+/** The manifest file's bytes (see FRESH_FILE), as pieces to write: the layout of the store and the graph file. */
+export function encodeFreshness(stamp: string, graph: string, manifest: Manifest): Buffer[] {
+  const header: FreshHeader = { v: 1, stamp, graph, sections: {} };
+  return layoutSections(FRESH_MAGIC, header, [
+    ['paths', Buffer.from(manifest.paths.join('\n'))],
+    ['sizes', asBytes(new Float64Array(manifest.sizes))],
+    ['mtimes', asBytes(new Float64Array(manifest.mtimes))],
+  ]);
+}
+
+/** A manifest file's contents, its paths left as stored (UTF-8, one per line). */
+export interface Freshness {
+  stamp: string;
+  graph: string;
+  paths: Buffer;
+  sizes: Float64Array;
+  mtimes: Float64Array;
+}
+
+/** The manifest file in `dir`, or undefined when it is missing, damaged or of another format. */
+export function readFreshness(dir: string): Freshness | undefined {
+  try {
+    const opened = openSections<FreshHeader>(readWhole(join(dir, FRESH_FILE)), FRESH_MAGIC, 'freshness manifest');
+    if (!opened || opened.header.v !== 1) return undefined;
+    const { header, section } = opened;
+    const sizes = viewAs(Float64Array, section('sizes'));
+    const mtimes = viewAs(Float64Array, section('mtimes'));
+    const paths = section('paths');
+    const count = sizes.length === 0 ? 0 : paths.reduce((n, b) => n + (b === 10 ? 1 : 0), 1);
+    if (mtimes.length !== sizes.length || count !== sizes.length) return undefined;
+    return { stamp: header.stamp, graph: header.graph, paths, sizes, mtimes };
+  } catch {
+    return undefined;
+  }
+}
+
+/** The manifest's paths, one string each. */
+export function manifestPaths(f: Freshness): string[] {
+  return f.sizes.length === 0 ? [] : f.paths.toString('utf8').split('\n');
+}
+
 /** The stored graph for queries, if one exists and no Go file in scope changed size or mtime since. */
 export function openStore(opts: StoreLocation): GraphStore | undefined {
   const pending = openStorePending(opts);
@@ -38,17 +106,23 @@ export function openStore(opts: StoreLocation): GraphStore | undefined {
  * by fresh().
  */
 export function openStorePending(opts: StoreLocation): { store: GraphStore; fresh(): boolean } | undefined {
-  const store = readStore(opts);
+  const dir = indexDir(opts);
+  const store = readStoreIn(dir);
   if (!store) return undefined;
+  const m = readFreshness(dir);
+  if (m?.graph !== store.graph) {
+    // No manifest, or one written for another graph (a build stopped between the two files): stale.
+    store.close();
+    return undefined;
+  }
   const check = freshCheck();
   let answer: boolean | undefined;
   let finish: () => boolean;
   if (check) {
-    const m = store.manifestBytes();
     const handle = check.start(m.paths, m.sizes, m.mtimes);
     finish = () => check.finish(handle) < 0;
   } else {
-    const now = manifestFresh(store.manifest());
+    const now = manifestFresh({ paths: manifestPaths(m), sizes: m.sizes, mtimes: m.mtimes });
     finish = () => now;
   }
   return {
@@ -63,17 +137,34 @@ export function openStorePending(opts: StoreLocation): { store: GraphStore; fres
   };
 }
 
-/** The stamp of the query store in this format, if there is one. */
-export function storeStamp(opts: StoreLocation): string | undefined {
-  const store = readStore(opts);
+/**
+ * Which graph the query store in `dir` holds (undefined: no store of this format), and its manifest
+ * file when that file goes with that graph.
+ */
+export function storeState(dir: string): { graph?: string; fresh?: Freshness } {
+  const store = readStoreIn(dir);
   store?.close();
-  return store?.stamp;
+  if (!store) return {};
+  const m = readFreshness(dir);
+  return { graph: store.graph, fresh: m?.graph === store.graph ? m : undefined };
+}
+
+/** Whether a manifest file holds this stamp and manifest. */
+export function sameFreshness(f: Freshness, stamp: string, m: Manifest): boolean {
+  const n = m.paths.length;
+  if (f.stamp !== stamp || f.sizes.length !== n) return false;
+  for (let i = 0; i < n; i++) if (f.sizes[i] !== m.sizes[i] || f.mtimes[i] !== m.mtimes[i]) return false;
+  return f.paths.equals(Buffer.from(m.paths.join('\n')));
 }
 
 /** The query store in this format, fresh or not (its header only is read). */
 export function readStore(opts: StoreLocation): GraphStore | undefined {
+  return readStoreIn(indexDir(opts));
+}
+
+function readStoreIn(dir: string): GraphStore | undefined {
   try {
-    let fd = openSync(join(indexDir(opts), STORE_FILE), 'r');
+    let fd = openSync(join(dir, STORE_FILE), 'r');
     // The descriptor stays open until close(): sections are read as needed.
     const bytes: StoreBytes = {
       close() {

@@ -96,8 +96,10 @@ describe('early cut-offs on a real tree', () => {
         seen[how] = (seen[how] ?? 0) + 1;
         const what = `trial ${trial}: ${kind} in ${file.path} (${how})`;
         assert.ok(isDeepStrictEqual(packGraph(built.graph), packGraph(ref.graph)), `${what}: the graph differs from a full build's`);
-        const store = (dir: string) => readFileSync(join(indexDir({ root, ctx, cacheDir: dir }), 'query.bin'));
-        assert.ok(store(cacheDir).equals(store(refDir)), `${what}: the query store differs from a full build's`);
+        for (const file of ['query.bin', 'query.fresh']) {
+          const bytes = (dir: string) => readFileSync(join(indexDir({ root, ctx, cacheDir: dir }), file));
+          assert.ok(bytes(cacheDir).equals(bytes(refDir)), `${what}: ${file} differs from a full build's`);
+        }
       }
       t.diagnostic(`builds by how they were made: ${JSON.stringify(seen)}`);
     } finally {

@@ -1,18 +1,21 @@
 /**
  * The early cut-off: a rebuild whose changed files keep their facts reuses the stored graph without
  * resolving, and that graph is the one a fresh build makes; any change resolution could see (a new
- * call, a file leaving the build) resolves again. The query store is restamped, not rewritten.
+ * call, a file leaving the build) resolves again. The query store is left as it is: only the manifest
+ * file beside it is written.
  */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { appendFileSync, cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { buildIndex, indexDir, openStore, type IndexOptions, type IndexResult } from '../../src/index/build.js';
 import { defaultBuildContext } from '../../src/source/index.js';
 import { extractAll } from '../../src/parse/index.js';
 import { readFactsPack } from '../../src/index/cache.js';
-import { bufferBytes, encodeStore, GraphStore, moveStoreLines, remapLines, remapPackedLines, restampStore } from '../../src/graph/index.js';
+import { encodeStore, moveStoreLines, remapLines, remapPackedLines } from '../../src/graph/index.js';
+import { encodeFreshness, manifestPaths, readFreshness } from '../../src/index/stored.js';
+import { writeParts } from '../../src/index/atomic.js';
 import { moveStoreLinesParts } from '../../src/graph/store.js';
 import { remapPackedBytes } from '../../src/graph/remap.js';
 import { decodePacked, encodePacked, packGraph, summarize, unpackGraph } from '../../src/graph/pack.js';
@@ -304,13 +307,11 @@ describe('early cut-off', () => {
     const moved = remapLines(graph, file, lines)!;
     assert.ok(moved.edges.some((e) => e.file === file) && moved.symbols.some((s) => s.file === file));
     assert.deepEqual(unpackGraph(remapPackedLines(packGraph(graph), file, lines)!), normal(moved));
-    const before = { paths: ['/a.go'], sizes: [1], mtimes: [2] };
-    const after = { paths: ['/a.go', '/b.go'], sizes: [1, 5], mtimes: [2, 7.5] };
-    const patched = moveStoreLines(encodeStore(graph, 'one', before), 'one', 'two', after, file, lines);
+    const patched = moveStoreLines(encodeStore(graph, 'one'), 'one', 'two', file, lines);
     assert.ok(patched);
-    assert.ok(patched.equals(encodeStore(moved, 'two', after)), 'byte for byte the store of the moved graph');
-    assert.equal(moveStoreLines(encodeStore(graph, 'one', before), 'other', 'two', after, file, lines), undefined);
-    assert.equal(moveStoreLines(encodeStore(graph, 'one', before), 'one', 'two', after, file, new Map([[1, 1]])), undefined, 'a line with no new place');
+    assert.ok(patched.equals(encodeStore(moved, 'two')), 'byte for byte the store of the moved graph');
+    assert.equal(moveStoreLines(encodeStore(graph, 'one'), 'other', 'two', file, lines), undefined);
+    assert.equal(moveStoreLines(encodeStore(graph, 'one'), 'one', 'two', file, new Map([[1, 1]])), undefined, 'a line with no new place');
     assert.equal(remapPackedLines(packGraph(graph), file, new Map([[1, 1]])), undefined);
     // Two files in one pass: the store of the graph with both files' lines moved.
     const other = 'pkg/kubelet/pleg/generic.go';
@@ -318,9 +319,9 @@ describe('early cut-off', () => {
     for (let n = 0; n <= 5000; n++) back.set(n, n + 11);
     const both = remapLines(moved, other, back)!;
     assert.ok(both.edges.some((e) => e.file === other), 'the fixture has edges in the second file');
-    const parts = moveStoreLinesParts(encodeStore(graph, 'one', before), 'one', 'two', after, [[file, lines], [other, back]]);
+    const parts = moveStoreLinesParts(encodeStore(graph, 'one'), 'one', 'two', [[file, lines], [other, back]]);
     assert.ok(parts);
-    assert.ok(Buffer.concat(parts).equals(encodeStore(both, 'two', after)), 'byte for byte the store of the graph with both moved');
+    assert.ok(Buffer.concat(parts).equals(encodeStore(both, 'two')), 'byte for byte the store of the graph with both moved');
     // And the graph file's bytes, moved where they lie: what packing the moved graph gives.
     const remapped = remapPackedBytes(Buffer.concat(encodePacked(packGraph(graph))), [[file, lines], [other, back]]);
     assert.ok(remapped);
@@ -330,30 +331,34 @@ describe('early cut-off', () => {
     assert.equal(remapPackedBytes(Buffer.concat(encodePacked(packGraph(graph))), [[file, new Map([[1, 1]])]]), undefined, 'a line with no new place');
   });
 
-  it('restamps a store: new stamp and manifest, the same graph; refuses another stamp or foreign bytes', () => {
-    const graph = freshGraph(tree());
-    const old = encodeStore(graph, 'one', { paths: ['/a.go'], sizes: [1], mtimes: [2] });
-    // A longer manifest than before: the tail grows, the header keeps its place.
-    const manifest = { paths: ['/a.go', '/b.go', '/some/much/longer/path/c.go'], sizes: [3, 4, 123456789], mtimes: [5, 6, 1700000000123.25] };
-    const bytes = restampStore(old, 'one', 'two', manifest);
-    assert.ok(bytes);
-    const store = new GraphStore(bufferBytes(bytes));
-    const fresh = new GraphStore(bufferBytes(encodeStore(graph, 'two', manifest)));
-    assert.equal(store.stamp, 'two');
-    assert.deepEqual(store.manifest(), fresh.manifest());
-    assert.deepEqual(store.stats, fresh.stats);
-    assert.deepEqual([...store.allSymbols()], [...fresh.allSymbols()]);
-    for (const s of graph.symbols) {
-      assert.deepEqual(store.callers(s.id), fresh.callers(s.id));
-      assert.deepEqual(store.callees(s.id), fresh.callees(s.id));
-    }
-    // And back to a short one: the file is cut to its new end.
-    const again = restampStore(bytes, 'two', 'three', { paths: [], sizes: [], mtimes: [] });
-    assert.ok(again && again.length < bytes.length);
-    assert.deepEqual(new GraphStore(bufferBytes(again)).manifest(), { paths: [''], sizes: new Float64Array(0), mtimes: new Float64Array(0) });
-    assert.equal(restampStore(old, 'other', 'two', manifest), undefined);
-    assert.equal(restampStore(Buffer.from('KAQ1 not a store'), 'one', 'two', manifest), undefined);
-    assert.equal(restampStore(old.subarray(0, 100), 'one', 'two', manifest), undefined);
+  it('leaves the query store as it is when the graph is kept, and writes only the manifest file beside it', () => {
+    const loc = tree();
+    buildIndex(loc);
+    const dir = indexDir(loc);
+    const before = statSync(join(dir, 'query.bin'));
+    appendFileSync(join(loc.root, 'pkg/kubelet/kubelet.go'), '\n// a comment: same facts\n');
+    assert.equal(buildIndex(loc).cutOff, 'facts');
+    const after = statSync(join(dir, 'query.bin'));
+    assert.equal(after.ino, before.ino, 'the same file');
+    assert.equal(after.mtimeMs, before.mtimeMs, 'not written');
+    const store = openStore(loc);
+    assert.ok(store, 'fresh: the manifest file names the new stat of kubelet.go');
+    assert.ok(store.callers('k8s.io/kubernetes/pkg/kubelet.(*Kubelet).syncLoop').length > 0);
+    store.close();
+    // A manifest file written for another graph (a build stopped between the two files): no store,
+    // until a build puts the manifest file right again without writing the store.
+    const m = readFreshness(dir)!;
+    writeParts(join(dir, 'query.fresh'), encodeFreshness(m.stamp, 'another graph', { paths: manifestPaths(m), sizes: m.sizes, mtimes: m.mtimes }));
+    assert.equal(openStore(loc), undefined);
+    assert.equal(buildIndex(loc).fromCache, true);
+    assert.equal(statSync(join(dir, 'query.bin')).ino, before.ino);
+    const again = openStore(loc);
+    assert.ok(again);
+    again.close();
+    // Damaged: read as none.
+    writeFileSync(join(dir, 'query.fresh'), 'KAM1 nothing');
+    assert.equal(readFreshness(dir), undefined);
+    assert.equal(openStore(loc), undefined);
   });
 });
 

@@ -23,7 +23,7 @@ describe('query store', () => {
   before(() => {
     graph = buildIndex({ root: fixture, ctx: defaultBuildContext(), cacheDir: mkdtempSync(join(tmpdir(), 'ka-store-')), fresh: true }).graph;
     memory = { table: new SymbolTable(graph.symbols), view: new GraphView(graph) };
-    const store = new GraphStore(bufferBytes(encodeStore(graph, 'test', { paths: [], sizes: [], mtimes: [] })));
+    const store = new GraphStore(bufferBytes(encodeStore(graph, 'test')));
     stored = { table: new SymbolTable(store), view: new GraphView(store) };
   });
 
