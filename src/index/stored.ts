@@ -81,7 +81,8 @@ export function readFreshness(dir: string): Freshness | undefined {
     const sizes = viewAs(Float64Array, section('sizes'));
     const mtimes = viewAs(Float64Array, section('mtimes'));
     const paths = section('paths');
-    const count = sizes.length === 0 ? 0 : paths.reduce((n, b) => n + (b === 10 ? 1 : 0), 1);
+    let count = sizes.length === 0 ? 0 : 1;
+    for (let at = paths.indexOf(10); at >= 0 && count > 0; at = paths.indexOf(10, at + 1)) count++;
     if (mtimes.length !== sizes.length || count !== sizes.length) return undefined;
     return { stamp: header.stamp, graph: header.graph, paths, sizes, mtimes };
   } catch {
