@@ -9,12 +9,12 @@ import type { BuildContext, Diagnostic, Graph } from '../model/index.js';
 import { scanSource, SourceError, statNow, type Scope, type SourceScan, type SourcePackage, type SourceSnapshot } from '../source/index.js';
 import { extractAll, factsShift, nativeParserInUse, newClock, unpackFacts, workersFor, type FileFacts, type ParseClock, type StringTable } from '../parse/index.js';
 import { buildProgram, resolveProgram, symbolFields, type PackageInput } from '../resolve/index.js';
-import { appendFactsEntries, contentHash, graphFileLabelled, factsHash, factsKey, factsPackWriter, readFactsEntries, readFactsPack, readGraphFile, readPack, writeGraphFile, writePack, type FactsPack } from './cache.js';
+import { appendFactsEntries, contentHash, graphFileLabelled, textHash, factsHash, factsKey, factsPackWriter, readFactsEntries, readFactsPack, readGraphFile, readPack, writeGraphFile, writePack, type FactsPack } from './cache.js';
 import { decodePacked, encodePacked, PACK_VERSION, packGraph, summarize, unpackGraph, type GraphSummary, type PackedGraph } from '../graph/pack.js';
 import { encodeStoreParts, moveStoreLinesParts } from '../graph/store.js';
 import { remapPackedBytes, type FileMove } from '../graph/remap.js';
 import { writeParts } from './atomic.js';
-import { encodeFreshness, FRESH_FILE, indexDir, manifestFresh, manifestOf, sameManifest, nativeStatAll, sameFreshness, storeState, STORE_FILE, type Manifest } from './stored.js';
+import { encodeFreshness, FRESH_FILE, freshNow, indexDir, manifestOf, nativeStatAll, readFreshness, sameFreshness, storeState, STORE_FILE, type Manifest } from './stored.js';
 import { toolStamp } from './key.js';
 import { pruneIndexes, writeOwner } from './prune.js';
 import { readWhole } from './mapped.js';
@@ -70,8 +70,6 @@ interface IndexState {
   stamp: string;
   /** The label of the graph file this state goes with (see graphLabel). */
   graph: string;
-  /** Cheap freshness check: each scanned Go file and dir with its size and mtime. */
-  manifest: Manifest;
   /** What resolution read to make the graph (see ResolveInputs): lets a change that keeps every file's facts reuse it. */
   inputs: ResolveInputs;
   /** The graph's summary (see GraphSummary). */
@@ -144,7 +142,8 @@ interface ResolveInputs {
 const CUTOFF_MAX_FILES = 64;
 
 /**
- * For queries: the stored graph, if no Go file in scope changed size or mtime since it was built.
+ * For queries: the stored graph, if no Go file in scope changed size or mtime since it was built (the
+ * manifest file beside the query store says so, when it goes with the state's graph and stamp).
  * Falls back to a full (hash-checked) build otherwise. A file added to a package dir changes the
  * dir's mtime, which the manifest also records.
  */
@@ -152,12 +151,14 @@ export function loadIndex(opts: IndexOptions): IndexResult {
   const t0 = performance.now();
   const dir = indexDir(opts);
   const state = readPack<IndexState>(join(dir, STATE_FILE));
-  const bytes = state?.manifest && manifestFresh(state.manifest) ? storedGraphLater(dir, state) : undefined;
+  const manifest = state && readFreshness(dir);
+  const fresh = state && manifest && manifest.graph === state.inputs.key && manifest.stamp === state.stamp && freshNow(manifest);
+  const bytes = fresh ? storedGraphLater(dir, state) : undefined;
   if (state && bytes) {
-    const n = state.manifest.paths.length;
+    const n = state.inputs.files.length;
     const result = lazyResult(bytes, { timings: { load: performance.now() - t0 }, files: { total: n, parsed: 0, cached: n }, fromCache: true }, state.summary);
     // A query store of another format (a new kubelet-atlas) or none: write it, so the next query reads it.
-    storeFor(dir, state.inputs.key, state.stamp, state.manifest, () => result.graph);
+    if (storeState(dir).graph !== state.inputs.key) writeStore(join(dir, STORE_FILE), result.graph, state.inputs.key);
     return result;
   }
   return buildIndex(opts);
@@ -257,7 +258,7 @@ function build(opts: IndexOptions, useSnapshot: boolean): IndexResult {
   // Each file's and dir's size and mtime as the scan found them, before reading: the freshness manifest a build writes.
   const manifestNow = () => manifestOf(root, contents.map((c) => c.path), (rel, abs) => scan.statOf(rel) ?? statNow(abs));
   // Every file's content hash, in order, hashed once more: the graph's identity, kept short for the query store's header.
-  const stamp = contentHash(Buffer.from(contents.map((c) => c.hash).join(',')));
+  const stamp = textHash(contents.map((c) => c.hash).join(','));
   const state = opts.fresh ? undefined : readPack<IndexState>(stateFile);
   const storeFile = join(dir, STORE_FILE);
   lap('load');
@@ -266,11 +267,8 @@ function build(opts: IndexOptions, useSnapshot: boolean): IndexResult {
     if (bytes) {
       lap('load');
       const result = lazyResult(bytes, { timings, files: { total: files.length, parsed: 0, cached: contents.length, read }, fromCache: true }, state.summary);
-      // Same bytes, but sizes or mtimes may have moved (a checkout, a touch): refresh the manifest of
-      // the state and of the query store, which carries its own so that one freshness check covers both.
-      const manifest = manifestNow();
-      if (!sameManifest(state.manifest, manifest)) writePack(stateFile, { ...state, manifest } satisfies IndexState);
-      storeFor(dir, state.inputs.key, stamp, manifest, () => result.graph);
+      // Same bytes, but sizes or mtimes may have moved (a checkout, a touch): refresh the manifest file.
+      storeFor(dir, state.inputs.key, stamp, manifestNow(), () => result.graph);
       keepSnapshot();
       lap('write');
       return result;
@@ -297,7 +295,7 @@ function build(opts: IndexOptions, useSnapshot: boolean): IndexResult {
       lap('load');
       const result = lazyResult(bytes, { timings, files: counts, fromCache: true, cutOff: 'facts' }, state.summary);
       const manifest = manifestNow();
-      writePack(stateFile, { stamp, graph: state.graph, manifest, inputs, summary: result.summary } satisfies IndexState);
+      writePack(stateFile, { stamp, graph: state.graph, inputs, summary: result.summary } satisfies IndexState);
       // The store's graph is unchanged too: only the manifest file beside it is written.
       storeFor(dir, inputs.key, stamp, manifest, () => result.graph);
       keep();
@@ -316,7 +314,7 @@ function build(opts: IndexOptions, useSnapshot: boolean): IndexResult {
       const result = lazyResult(() => decodePacked(Buffer.concat(moved.parts)), { timings, files: counts, fromCache: false, cutOff }, summary);
       const manifest = manifestNow();
       writeGraphFile(join(dir, GRAPH_FILE), graphLabel(stamp), moved.parts);
-      writePack(stateFile, { stamp, graph: graphLabel(stamp), manifest, inputs, summary: result.summary } satisfies IndexState);
+      writePack(stateFile, { stamp, graph: graphLabel(stamp), inputs, summary: result.summary } satisfies IndexState);
       // The store's lines move as the graph's did; it is written anew only if it cannot be read.
       if (!moveStoreFile(storeFile, state.inputs.key, inputs.key, moved.shifts)) writeStore(storeFile, result.graph, inputs.key);
       writeFreshnessFile(dir, stamp, inputs.key, manifest);
@@ -335,7 +333,7 @@ function build(opts: IndexOptions, useSnapshot: boolean): IndexResult {
   const packed = packGraph(graph);
   const summary = summarize(packed);
   writeGraphFile(join(dir, GRAPH_FILE), graphLabel(stamp), encodePacked(packed));
-  writePack(stateFile, { stamp, graph: graphLabel(stamp), manifest, inputs, summary } satisfies IndexState);
+  writePack(stateFile, { stamp, graph: graphLabel(stamp), inputs, summary } satisfies IndexState);
   writeStore(storeFile, graph, inputs.key);
   writeFreshnessFile(dir, stamp, inputs.key, manifest);
   keepSnapshot();
@@ -444,7 +442,7 @@ function resolveInputs(root: string, modulePath: string, ctx: BuildContext, diag
     diagnostics,
     packages: packages.map((p) => [p.importPath, p.files.map((f) => [f.path, f.active, f.constraint ?? null, facts.get(f.path) || null])]),
   };
-  return { key: contentHash(Buffer.from(JSON.stringify(described))), files };
+  return { key: textHash(JSON.stringify(described)), files };
 }
 
 interface FileContent {

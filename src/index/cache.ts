@@ -17,6 +17,11 @@ export function contentHash(bytes: Uint8Array): string {
   return createHash('sha1').update(FACTS_VERSION).update(bytes).digest('hex');
 }
 
+/** contentHash of the text's UTF-8 bytes, without making them a Buffer first. */
+export function textHash(text: string): string {
+  return createHash('sha1').update(FACTS_VERSION).update(text, 'utf8').digest('hex');
+}
+
 /** The identity of a file's encoded facts (the codec is deterministic: equal facts, equal bytes). */
 export function factsHash(packed: Uint8Array): string {
   return createHash('md5').update(packed).digest('hex');

@@ -90,6 +90,13 @@ export function readFreshness(dir: string): Freshness | undefined {
   }
 }
 
+/** Whether no path of the manifest file changed size or mtime (see manifestFresh). */
+export function freshNow(f: Freshness): boolean {
+  const check = freshCheck();
+  if (check) return check.firstStale(f.paths, f.sizes, f.mtimes) < 0;
+  return manifestFresh({ paths: manifestPaths(f), sizes: f.sizes, mtimes: f.mtimes }, false);
+}
+
 /** The manifest's paths, one string each. */
 export function manifestPaths(f: Freshness): string[] {
   return f.sizes.length === 0 ? [] : f.paths.toString('utf8').split('\n');
@@ -123,7 +130,7 @@ export function openStorePending(opts: StoreLocation): { store: GraphStore; fres
     const handle = check.start(m.paths, m.sizes, m.mtimes);
     finish = () => check.finish(handle) < 0;
   } else {
-    const now = manifestFresh({ paths: manifestPaths(m), sizes: m.sizes, mtimes: m.mtimes });
+    const now = freshNow(m);
     finish = () => now;
   }
   return {
@@ -215,13 +222,6 @@ export function manifestOf(root: string, files: string[], statOf: (rel: string, 
     mtimes.push(mtime);
   }
   return { paths, sizes, mtimes };
-}
-
-export function sameManifest(a: Manifest, b: Manifest): boolean {
-  const n = a.paths.length;
-  if (b.paths.length !== n) return false;
-  for (let i = 0; i < n; i++) if (a.paths[i] !== b.paths[i] || a.sizes[i] !== b.sizes[i] || a.mtimes[i] !== b.mtimes[i]) return false;
-  return true;
 }
 
 /**

@@ -8,11 +8,15 @@ import assert from 'node:assert/strict';
 import { cpSync, mkdtempSync, readdirSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { appendFactsEntries, factsPackWriter, readFactsEntries, readFactsPack } from '../../src/index/cache.js';
+import { appendFactsEntries, contentHash, factsPackWriter, readFactsEntries, readFactsPack, textHash } from '../../src/index/cache.js';
 import { buildIndex } from '../../src/index/build.js';
 import { defaultBuildContext } from '../../src/source/index.js';
 
 describe('facts pack', () => {
+  it('hashes a text as the bytes of its UTF-8', () => {
+    for (const text of ['', 'pkg/kubelet/kubelet.go', 'naïve — 日本 \u{1F600}']) assert.equal(textHash(text), contentHash(Buffer.from(text)));
+  });
+
   it('reads back each entry written, under its key', () => {
     const dir = mkdtempSync(join(tmpdir(), 'ka-pack-'));
     const file = join(dir, 'facts.bin');
