@@ -8,11 +8,11 @@
  * for whole commands. Medians over N runs; ratios are against the faster parse baseline.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { workingCopy } from './working-copy.js';
+import { ownCopy, workingCopy } from './working-copy.js';
 import Parser from 'tree-sitter';
 import Go from 'tree-sitter-go';
 import { buildIndex } from '../index/build.js';
@@ -178,6 +178,13 @@ function firstTouch(): string {
   return `this machine: filling 64 MB of fresh memory takes ${median(first).toFixed(0)} ms, filling it again ${median(again).toFixed(0)} ms (medians of 3): about ${perPage.toFixed(1)} µs per first touch of a 4 KB page`;
 }
 
+/** The file of median size among `files` (absolute paths). */
+function medianFile(files: string[]): string {
+  if (files.length === 0) throw new Error(`bench: the tree has no Go files in pkg/kubelet besides ${EDITED}`);
+  const sized = files.map((f) => [statSync(f).size, f] as const).sort((a, b) => a[0] - b[0] || (a[1] < b[1] ? -1 : 1));
+  return sized[Math.floor(sized.length / 2)][1];
+}
+
 /** The file the one-file builds edit. */
 const EDITED = 'pkg/kubelet/kubelet.go';
 
@@ -212,8 +219,12 @@ function measure(source: string, root: string): number {
     line('tree-sitter parse only, native, 1 thread', rawNative);
     const edited = join(root, EDITED);
     const original = readFileSync(edited);
-    const build = (cache: string, workers: number, edit?: keyof typeof EDITS) => {
-      if (edit) writeFileSync(edited, EDITS[edit](original));
+    // A file of the kubelet's package of the median size: what a one-file build costs besides parsing a large file.
+    const small = medianFile(files.filter((f) => f.active && /^pkg\/kubelet\/[^/]+$/.test(f.path) && f.path !== EDITED).map((f) => f.abs));
+    ownCopy(small);
+    const smallOriginal = readFileSync(small);
+    const build = (cache: string, workers: number, edit?: keyof typeof EDITS, file = edited) => {
+      if (edit) writeFileSync(file, EDITS[edit](file === edited ? original : smallOriginal));
       return runChild([...common, '--cache', cache, '--workers', String(workers)]);
     };
     for (const workers of [0, 2]) {
@@ -223,6 +234,8 @@ function measure(source: string, root: string): number {
       const moved: ChildReport[] = [];
       const literal: ChildReport[] = [];
       const oneFacts: ChildReport[] = [];
+      const smallSame: ChildReport[] = [];
+      const smallMoved: ChildReport[] = [];
       for (let r = 0; r < runs; r++) {
         const cache = mkdtempSync(join(tmpdir(), 'ka-bench-'));
         try {
@@ -232,8 +245,11 @@ function measure(source: string, root: string): number {
           moved.push(build(cache, workers, 'top'));
           literal.push(build(cache, workers, 'literal'));
           oneFacts.push(build(cache, workers, 'function'));
+          smallSame.push(build(cache, workers, 'comment', small));
+          smallMoved.push(build(cache, workers, 'top', small));
         } finally {
           writeFileSync(edited, original);
+          writeFileSync(small, smallOriginal);
           rmSync(cache, { recursive: true, force: true });
         }
       }
@@ -252,6 +268,9 @@ function measure(source: string, root: string): number {
       changed('one file changed, a comment line put first', moved);
       changed('one file changed, a log message edited', literal);
       changed('one file changed, a function appended', oneFacts);
+      const smallName = `${small.slice(root.length + 1)}, ${(smallOriginal.length / 1024).toFixed(1)} KB`;
+      changed(`a median-size file (${smallName}): a comment appended`, smallSame);
+      changed(`a median-size file (${smallName}): a comment line put first`, smallMoved);
     }
   }
 
