@@ -279,31 +279,30 @@ export function readFactsEntries(file: string, keys: string[]): Map<string, Uint
 /**
  * Adds entries to a pack without rewriting the ones it has: they go to the small pack beside it, which
  * is written whole (with the entries it had) and renamed into place; the large one is not touched.
- * Keys either already holds are skipped. False when there is no readable pack (nothing is written).
- * `live`: the keys the index still uses. Entries of old versions of edited files pile up with each
- * append; once they would be more than a fifth of the entries, the pack is written whole with the live
- * ones only. It is also written whole, with every entry, once the small pack would pass ADDED_MAX_BYTES.
+ * Keys either already holds are skipped. `live`: the keys the index still uses. Entries of old
+ * versions of edited files pile up with each append; once they would be more than a fifth of the
+ * entries, the pack is written whole with the live ones only. It is also written whole, with every
+ * entry, once the small pack would pass ADDED_MAX_BYTES, and when there is no readable pack at `file`
+ * (then of the small pack's entries and the new ones).
  */
-export function appendFactsEntries(file: string, entries: [string, Uint8Array][], live?: ReadonlySet<string>): boolean {
+export function appendFactsEntries(file: string, entries: [string, Uint8Array][], live?: ReadonlySet<string>): void {
   const trailer = trailerOf(file);
-  if (!trailer) return false;
-  const have = new Set(trailer.keys);
+  const have = new Set(trailer?.keys);
   const added = readOnePack(addedFile(file));
   const fresh = entries.filter(([k]) => !have.has(k) && !added.has(k));
-  if (fresh.length === 0) return true;
+  if (fresh.length === 0) return;
   // An entry in both (a rewrite stopped before the small pack went) is the large pack's.
   const all = [...added].filter(([k]) => !have.has(k)).concat(fresh);
-  const tooMany = live !== undefined && (trailer.keys.length + all.length) * 4 > live.size * 5;
-  const tooLarge = all.reduce((n, [, b]) => n + b.length, 0) > ADDED_MAX_BYTES;
+  const tooMany = live !== undefined && (have.size + all.length) * 4 > live.size * 5;
+  const whole = !trailer || tooMany || all.reduce((n, [, b]) => n + b.length, 0) > ADDED_MAX_BYTES;
   const keep = ([k]: [string, Uint8Array]) => !tooMany || live!.has(k);
-  const out = tooMany || tooLarge ? factsPackWriter(file) : packWriter(addedFile(file));
+  const out = whole ? factsPackWriter(file) : packWriter(addedFile(file));
   try {
-    if (tooMany || tooLarge) for (const entry of readOnePack(file)) if (keep(entry)) out.add(...entry);
+    if (whole) for (const entry of readOnePack(file)) if (keep(entry)) out.add(...entry);
     for (const entry of all) if (keep(entry)) out.add(...entry);
   } catch (err) {
     out.abort();
     throw err;
   }
   out.close();
-  return true;
 }
