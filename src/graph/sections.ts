@@ -13,10 +13,9 @@ const ZEROS = Buffer.alloc(8);
 
 /**
  * The header (its `sections` filled in here) and the sections, in order, as the file's bytes: the
- * pieces to write one after another (a section may come in pieces of its own). `slack` spaces follow
- * the header's JSON, room for a later header of another length.
+ * pieces to write one after another (a section may come in pieces of its own).
  */
-export function layoutSections(magic: string, header: { sections: Record<string, [number, number]> }, sections: [string, Buffer | Buffer[]][], slack = 0): Buffer[] {
+export function layoutSections(magic: string, header: { sections: Record<string, [number, number]> }, sections: [string, Buffer | Buffer[]][]): Buffer[] {
   // Offsets depend on the header's length, which depends on the offsets: lay out relative to the data start.
   let pos = 0;
   const lengths = sections.map(([, b]) => (Array.isArray(b) ? b.reduce((n, x) => n + x.length, 0) : b.length));
@@ -24,7 +23,7 @@ export function layoutSections(magic: string, header: { sections: Record<string,
     header.sections[name] = [pos, lengths[k]];
     pos = align8(pos + lengths[k]);
   });
-  const head = Buffer.from(JSON.stringify(header) + ' '.repeat(slack));
+  const head = Buffer.from(JSON.stringify(header));
   const dataStart = align8(8 + head.length);
   const first = Buffer.alloc(dataStart);
   first.write(magic, 0, 'latin1');
@@ -44,8 +43,6 @@ export function layoutSections(magic: string, header: { sections: Record<string,
 /** What openSections finds at the start of a file laid out by layoutSections. */
 export interface OpenedSections<H> {
   header: H;
-  /** The length of the header's JSON (its slack included): the data start is align8(8 + headerLength). */
-  headerLength: number;
   /** The sections' names, in the header's order. */
   names: string[];
   /** A section's bytes, where they lie; throws when there is no such section or it runs past the end. */
@@ -65,7 +62,6 @@ export function openSections<H extends { sections: Record<string, [number, numbe
   const base = align8(8 + headerLength);
   return {
     header,
-    headerLength,
     names: Object.keys(header.sections),
     section(name) {
       const place = header.sections[name];
