@@ -56,6 +56,15 @@ function noRow(_a: Int32Array, _o: number): boolean {
 }
 
 /**
+ * Moves, in `a` (a column of rows `width` ints wide), the lines at `lineAts` of each row whose file is
+ * `id` (a string id; undefined: the file is not in the graph), except rows `kept` says stay.
+ */
+function moveColumn(m: Mover, id: number | undefined, a: Int32Array, width: number, fileAt: number, lineAts: number[], kept = noRow): void {
+  if (id === undefined) return;
+  for (let o = 0; o < a.length; o += width) if (a[o + fileAt] === id && !kept(a, o)) for (const l of lineAts) a[o + l] = m.to(a[o + l]);
+}
+
+/**
  * `g` with every line of `file` mapped through `lines`: the places of its symbols, call sites,
  * unresolved sites, channel operations, goroutine starts and diagnostics, and the `make@FILE:LINE`
  * origins that name it from any file. Undefined when one of those lines is not in the map (the graph
@@ -76,10 +85,11 @@ export function remapLines(g: Graph, file: string, lines: ReadonlyMap<number, nu
 /** remapLines on the packed form, without unpacking it: the same lines move. */
 export function remapPackedLines(p: PackedGraph, file: string, lines: ReadonlyMap<number, number>): PackedGraph | undefined {
   const m = new Mover(file, lines);
-  const id = p.strings.indexOf(file);
+  const at = p.strings.indexOf(file);
+  const id = at >= 0 ? at : undefined;
   const column = (a: Int32Array, width: number, fileAt: number, lineAts: number[], kept = noRow): Int32Array => {
     const out = a.slice();
-    if (id >= 0) for (let o = 0; o < out.length; o += width) if (out[o + fileAt] === id && !kept(out, o)) for (const l of lineAts) out[o + l] = m.to(out[o + l]);
+    moveColumn(m, id, out, width, fileAt, lineAts, kept);
     return out;
   };
   const moved: PackedGraph = {
@@ -118,12 +128,9 @@ export function remapPackedBytes(bytes: Buffer, moves: FileMove[]): { parts: Buf
   for (const [file, lines] of moves) {
     const m = new Mover(file, lines);
     const id = ids.get(file);
-    const column = (a: Int32Array, width: number, fileAt: number, lineAts: number[], kept = noRow) => {
-      if (id !== undefined) for (let o = 0; o < a.length; o += width) if (a[o + fileAt] === id && !kept(a, o)) for (const l of lineAts) a[o + l] = m.to(a[o + l]);
-    };
-    column(edges, EDGE_LINE.width, EDGE_LINE.file, [EDGE_LINE.line]);
-    column(symbols, SYM_LINES.width, SYM_LINES.file, SYM_LINES.lines, packageRow);
-    column(unresolved, UNRES_LINE.width, UNRES_LINE.file, [UNRES_LINE.line]);
+    moveColumn(m, id, edges, EDGE_LINE.width, EDGE_LINE.file, [EDGE_LINE.line]);
+    moveColumn(m, id, symbols, SYM_LINES.width, SYM_LINES.file, SYM_LINES.lines, packageRow);
+    moveColumn(m, id, unresolved, UNRES_LINE.width, UNRES_LINE.file, [UNRES_LINE.line]);
     rest = { ...rest, ...m.records(rest) };
     if (!m.complete) return undefined;
   }
@@ -137,8 +144,8 @@ export function remapPackedBytes(bytes: Buffer, moves: FileMove[]): { parts: Buf
 }
 
 /**
- * Gives the symbols of each move with fields their doc and fingerprint, in `symbols` (the column, as
- * copied): a symbol takes the next fields listed under its name. Strings not in the table yet are
+ * Gives the symbols of each move with fields their doc and fingerprint, in `symbols` (the column, in
+ * place): a symbol takes the next fields listed under its name. Strings not in the table yet are
  * appended to it: the new string sections, or undefined when a symbol of such a file has no fields.
  */
 function refieldSymbols(p: ReturnType<typeof openPacked>, symbols: Int32Array, ids: Map<string, number>, moves: FileMove[]): { stringText: Buffer[]; stringEnds: Buffer; stringBytes: Buffer } | undefined {
