@@ -90,11 +90,19 @@ export function readFreshness(dir: string): Freshness | undefined {
   }
 }
 
-/** Whether no path of the manifest file changed size or mtime (see manifestFresh). */
-export function freshNow(f: Freshness): boolean {
-  const check = freshCheck();
+/**
+ * Whether no path of the manifest file changed size or mtime (or went): by the C check when it is built
+ * (and `native`), else one statSync per path. A folder's size (-1) is not compared.
+ */
+export function freshNow(f: Freshness, native = true): boolean {
+  const check = native ? freshCheck() : undefined;
   if (check) return check.firstStale(f.paths, f.sizes, f.mtimes) < 0;
-  return manifestFresh({ paths: manifestPaths(f), sizes: f.sizes, mtimes: f.mtimes }, false);
+  const paths = manifestPaths(f);
+  for (let i = 0; i < paths.length; i++) {
+    const st = statSync(paths[i], { throwIfNoEntry: false });
+    if (!st || st.mtimeMs !== f.mtimes[i] || (f.sizes[i] >= 0 && st.size !== f.sizes[i])) return false;
+  }
+  return true;
 }
 
 /** The manifest's paths, one string each. */
@@ -231,16 +239,6 @@ export function manifestOf(root: string, files: string[], statOf: (rel: string, 
 export function nativeStatAll(): ((paths: string[]) => Float64Array) | undefined {
   const check = freshCheck();
   return check && ((paths) => check.statAll(Buffer.from(paths.join('\n')), paths.length));
-}
-
-export function manifestFresh(m: Manifest, native = true): boolean {
-  const check = native ? freshCheck() : undefined;
-  if (check) return check.firstStale(Buffer.from(m.paths.join('\n')), Float64Array.from(m.sizes), Float64Array.from(m.mtimes)) < 0;
-  for (let i = 0; i < m.paths.length; i++) {
-    const st = statSync(m.paths[i], { throwIfNoEntry: false });
-    if (!st || st.mtimeMs !== m.mtimes[i] || (m.sizes[i] >= 0 && st.size !== m.sizes[i])) return false;
-  }
-  return true;
 }
 
 interface FreshCheck {

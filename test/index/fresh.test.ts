@@ -7,7 +7,8 @@ import assert from 'node:assert/strict';
 import { cpSync, mkdtempSync, readdirSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
-import { manifestFresh, manifestOf, nativeFreshCheckInUse, nativeStatAll } from '../../src/index/stored.js';
+import { encodeFreshness, freshNow, manifestOf, nativeFreshCheckInUse, nativeStatAll, readFreshness } from '../../src/index/stored.js';
+import { writeParts } from '../../src/index/atomic.js';
 import { statEach, statNow } from '../../src/source/index.js';
 import { spawnSync } from 'node:child_process';
 
@@ -18,10 +19,14 @@ function goFiles(root: string, dir = root): string[] {
     e.isDirectory() ? goFiles(root, join(dir, e.name)) : e.name.endsWith('.go') ? [relative(root, join(dir, e.name))] : []);
 }
 
-/** Both implementations' answers; they must agree. */
+/** Both implementations' answers on the manifest as a build writes it and a query reads it; they must agree. */
 function fresh(m: ReturnType<typeof manifestOf>): boolean {
-  const js = manifestFresh(m, false);
-  assert.equal(manifestFresh(m, true), js, 'the C check and the statSync loop disagree');
+  const dir = mkdtempSync(join(tmpdir(), 'ka-fresh-manifest-'));
+  writeParts(join(dir, 'query.fresh'), encodeFreshness('stamp', 'graph', m));
+  const f = readFreshness(dir);
+  assert.ok(f, 'the manifest file reads back');
+  const js = freshNow(f, false);
+  assert.equal(freshNow(f, true), js, 'the C check and the statSync loop disagree');
   return js;
 }
 
