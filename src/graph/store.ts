@@ -166,7 +166,7 @@ function layout(header: Header, sections: [string, Buffer | Buffer[]][]): Buffer
  * The header and sections of `bytes`, if they are a store of this format holding the graph `from` (the
  * one a caller knows about); else undefined. Throws on a header that is not JSON.
  */
-function openStore(bytes: Buffer, from: string): OpenedSections<Header> | undefined {
+function storeSections(bytes: Buffer, from: string): OpenedSections<Header> | undefined {
   const opened = openSections<Header>(bytes, MAGIC, 'query store');
   return opened?.header.graph === from ? opened : undefined;
 }
@@ -193,7 +193,7 @@ export function moveStoreLines(old: Buffer, from: string, to: string, file: stri
  */
 export function moveStoreLinesParts(old: Buffer, from: string, graph: string, moves: FileMove[]): Buffer[] | undefined {
   try {
-    const read = openStore(old, from);
+    const read = storeSections(old, from);
     if (!read) return undefined;
     const { header, section } = read;
     const to = (lines: ReadonlyMap<number, number>, n: number): number => {

@@ -3,11 +3,10 @@ import type { BuildContext, Diagnostic, Edge, Graph, UnresolvedSite } from '../m
 import type { Program } from './program.js';
 import { CallResolver } from './calls.js';
 import { collectSymbols } from './symbols.js';
-
-export { symbolFields, type SymbolFields } from './symbols.js';
 import { collectChannels, collectGoroutines } from './concurrency.js';
 
 export { buildProgram, type Program, type PackageInput } from './program.js';
+export { symbolFields, type SymbolFields } from './symbols.js';
 
 export function resolveProgram(program: Program, meta: { root: string; modulePath: string; context: BuildContext; diagnostics: Diagnostic[] }): Graph {
   const resolver = new CallResolver(program);
