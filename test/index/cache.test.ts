@@ -12,18 +12,34 @@ import { appendFactsEntries, contentHash, factsPackWriter, readFactsEntries, rea
 import { buildIndex } from '../../src/index/build.js';
 import { defaultBuildContext } from '../../src/source/index.js';
 
+/** Writes a facts pack of `entries` at `file`. */
+function writeEntries(file: string, entries: [string, Uint8Array][]): void {
+  const w = factsPackWriter(file);
+  for (const [k, v] of entries) w.add(k, v);
+  w.close();
+}
+
+/** A new folder holding a facts pack of `entries`: the folder, and the pack's path in it. */
+function newPack(entries: [string, Uint8Array][]): { dir: string; file: string } {
+  const dir = mkdtempSync(join(tmpdir(), 'ka-pack-'));
+  const file = join(dir, 'facts.bin');
+  writeEntries(file, entries);
+  return { dir, file };
+}
+
+/** Entries `entry k` under each key k. */
+function entriesOf(keys: string[]): [string, Uint8Array][] {
+  return keys.map((k) => [k, Buffer.from(`entry ${k}`)]);
+}
+
 describe('facts pack', () => {
   it('hashes a text as the bytes of its UTF-8', () => {
     for (const text of ['', 'pkg/kubelet/kubelet.go', 'naïve — 日本 \u{1F600}']) assert.equal(textHash(text), contentHash(Buffer.from(text)));
   });
 
   it('reads back each entry written, under its key', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'ka-pack-'));
-    const file = join(dir, 'facts.bin');
     const entries: [string, Uint8Array][] = [['h1 a.go', Buffer.from('first')], ['h2 b/c.go', new Uint8Array(0)], ['h3 é.go', Buffer.from([0, 1, 2, 255])]];
-    const w = factsPackWriter(file);
-    for (const [k, v] of entries) w.add(k, v);
-    w.close();
+    const { dir, file } = newPack(entries);
     const pack = readFactsPack(file);
     assert.deepEqual([...pack.keys()], entries.map(([k]) => k));
     for (const [k, v] of entries) assert.deepEqual(Buffer.from(pack.get(k)!), Buffer.from(v));
@@ -31,11 +47,7 @@ describe('facts pack', () => {
   });
 
   it('keeps the previous pack when a write is aborted, and reads a missing or foreign file as empty', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'ka-pack-'));
-    const file = join(dir, 'facts.bin');
-    const w = factsPackWriter(file);
-    w.add('k', Buffer.from('v'));
-    w.close();
+    const { dir, file } = newPack([['k', Buffer.from('v')]]);
     const aborted = factsPackWriter(file);
     aborted.add('other', Buffer.from('x'));
     aborted.abort();
@@ -47,11 +59,7 @@ describe('facts pack', () => {
   });
 
   it('appends entries without rewriting the others, and drops dead ones once they pile up', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'ka-pack-'));
-    const file = join(dir, 'facts.bin');
-    const w = factsPackWriter(file);
-    for (const k of ['a', 'b', 'c']) w.add(k, Buffer.from(`entry ${k}`));
-    w.close();
+    const { dir, file } = newPack(entriesOf(['a', 'b', 'c']));
     const ino = statSync(file).ino;
     appendFactsEntries(file, [['d', Buffer.from('entry d')], ['a', Buffer.from('ignored')]], new Set(['a', 'b', 'c', 'd']));
     const appended = readFactsPack(file);
@@ -70,16 +78,10 @@ describe('facts pack', () => {
   });
 
   it('writes the pack whole once the appended entries grow large, and skips entries it holds twice', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'ka-pack-'));
-    const file = join(dir, 'facts.bin');
-    const w = factsPackWriter(file);
-    w.add('a', Buffer.from('entry a'));
-    w.close();
+    const { dir, file } = newPack(entriesOf(['a']));
     appendFactsEntries(file, [['b', Buffer.from('entry b')]]);
     // A rewrite stopped between putting the pack in place and removing the small one: 'b' is in both.
-    const again = factsPackWriter(join(dir, 'next.bin'));
-    for (const k of ['a', 'b']) again.add(k, Buffer.from(`entry ${k}`));
-    again.close();
+    writeEntries(join(dir, 'next.bin'), entriesOf(['a', 'b']));
     renameSync(join(dir, 'next.bin'), file);
     assert.deepEqual([...readFactsPack(file).keys()], ['a', 'b']);
     const big = Buffer.alloc(4 * 1024 * 1024 + 1, 7);
