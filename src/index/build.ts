@@ -6,7 +6,7 @@ import { readFileSync, rmSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import type { BuildContext, Diagnostic, Graph } from '../model/index.js';
-import { scanSource, SourceError, statNow, type Scope, type SourceScan, type SourcePackage, type SourceSnapshot } from '../source/index.js';
+import { scanSource, SourceError, statNow, type Scope, type SourceScan, type SourcePackage, type SourceSnapshot, type Stat } from '../source/index.js';
 import { extractAll, factsShift, nativeParserInUse, newClock, unpackFacts, workersFor, type FileFacts, type ParseClock, type StringTable } from '../parse/index.js';
 import { buildProgram, resolveProgram, symbolFields, type PackageInput } from '../resolve/index.js';
 import { appendFactsEntries, contentHash, graphFileLabelled, textHash, factsHash, factsKey, factsPackWriter, readFactsEntries, readFactsPack, readGraphFile, readPack, writeGraphFile, writePack, type FactsPack } from './cache.js';
@@ -14,7 +14,7 @@ import { decodePacked, encodePacked, PACK_VERSION, packGraph, summarize, unpackG
 import { encodeStoreParts, moveStoreLinesParts } from '../graph/store.js';
 import { remapPackedBytes, type FileMove } from '../graph/remap.js';
 import { writeParts } from './atomic.js';
-import { encodeFreshness, FRESH_FILE, freshNow, indexDir, manifestOf, nativeStatAll, readFreshness, sameFreshness, storeState, STORE_FILE, type Manifest } from './stored.js';
+import { absolutePaths, encodeFreshness, FRESH_FILE, freshNow, indexDir, manifestFrom, nativeStatAll, readFreshness, sameFreshness, storeState, STORE_FILE, type Manifest } from './stored.js';
 import { toolStamp } from './key.js';
 import { pruneIndexes, writeOwner } from './prune.js';
 import { readWhole } from './mapped.js';
@@ -224,13 +224,14 @@ function build(opts: IndexOptions, useSnapshot: boolean): IndexResult {
   // The content hash of each file of the scope, in order, for the next snapshot ('' when it could not be read).
   const hashes: string[] = [];
   let read = 0;
-  for (const pkg of packages) {
+  for (const [pkgAt, pkg] of packages.entries()) {
     for (const f of pkg.files) {
+      const at = hashes.length;
       // Unchanged since the snapshot hashed it: its bytes are read only if it has to be parsed (see bytesOf).
-      const hash = knownHashes[hashes.length];
+      const hash = knownHashes[at];
       if (hash !== undefined) {
         hashes.push(hash);
-        contents.push({ pkg, path: f.path, abs: f.abs, active: f.active, hash });
+        contents.push({ pkg, pkgAt, at, path: f.path, abs: f.abs, active: f.active, hash });
         continue;
       }
       let bytes: Uint8Array;
@@ -242,7 +243,7 @@ function build(opts: IndexOptions, useSnapshot: boolean): IndexResult {
         continue;
       }
       read++;
-      const c: FileContent = { pkg, path: f.path, abs: f.abs, active: f.active, hash: contentHash(bytes), bytes };
+      const c: FileContent = { pkg, pkgAt, at, path: f.path, abs: f.abs, active: f.active, hash: contentHash(bytes), bytes };
       hashes.push(c.hash);
       contents.push(c);
     }
@@ -255,8 +256,25 @@ function build(opts: IndexOptions, useSnapshot: boolean): IndexResult {
     if (snapshot) writePack(sourceFile, snapshot);
     else rmSync(sourceFile, { force: true });
   };
-  // Each file's and dir's size and mtime as the scan found them, before reading: the freshness manifest a build writes.
-  const manifestNow = () => manifestOf(root, contents.map((c) => c.path), (rel, abs) => scan.statOf(rel) ?? statNow(abs));
+  // Each file's and dir's size and mtime as the scan found them, before reading: the freshness manifest a
+  // build writes. The files read, then each of their packages' folders once (as manifestOf orders them).
+  const manifestNow = () => {
+    const seen = scan.scopeStats();
+    const stats: Stat[] = [];
+    const rels: string[] = [];
+    for (const c of contents) {
+      rels.push(c.path);
+      stats.push(seen.file(c.at) ?? statNow(c.abs));
+    }
+    let last = -1;
+    for (const c of contents) {
+      if (c.pkgAt === last) continue;
+      last = c.pkgAt;
+      rels.push(c.pkg.dir);
+      stats.push(seen.dir(c.pkgAt) ?? statNow(join(root, c.pkg.dir)));
+    }
+    return manifestFrom(absolutePaths(root, rels), stats);
+  };
   // Every file's content hash, in order, hashed once more: the graph's identity, kept short for the query store's header.
   const stamp = textHash(contents.map((c) => c.hash).join(','));
   const state = opts.fresh ? undefined : readPack<IndexState>(stateFile);
@@ -447,6 +465,9 @@ function resolveInputs(root: string, modulePath: string, ctx: BuildContext, diag
 
 interface FileContent {
   pkg: SourcePackage;
+  /** The package's index in the scope, and the file's among the scope's files (both in order). */
+  pkgAt: number;
+  at: number;
   path: string;
   abs: string;
   active: boolean;

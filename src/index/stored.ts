@@ -6,7 +6,7 @@ import { closeSync, openSync, readSync, statSync } from 'node:fs';
 import { join, sep } from 'node:path';
 import type { BuildContext } from '../model/index.js';
 // Types only: a query must not load the source stage.
-import type { Stat } from '../source/index.js';
+import type { Stat, StatMany } from '../source/index.js';
 import { GraphStore, type StoreBytes } from '../graph/store.js';
 import { asBytes, layoutSections, openSections, viewAs } from '../graph/sections.js';
 import { cacheKey } from './key.js';
@@ -219,26 +219,28 @@ function readStoreIn(dir: string): GraphStore | undefined {
 export function manifestOf(root: string, files: string[], statOf: (rel: string, abs: string) => Stat): Manifest {
   const dirs = new Set(files.map((f) => f.slice(0, Math.max(0, f.lastIndexOf('/')))));
   const rels = [...files, ...dirs];
-  // As join(root, p) gives them (root is absolute and normalized, p relative): join is the slower part here.
+  const paths = absolutePaths(root, rels);
+  return manifestFrom(paths, rels.map((rel, i) => statOf(rel, paths[i])));
+}
+
+/** The manifest of these absolute paths with these stats (the files, then their folders, as manifestOf orders them). */
+export function manifestFrom(paths: string[], stats: Stat[]): Manifest {
+  return { paths, sizes: stats.map((s) => s[0]), mtimes: stats.map((s) => s[1]) };
+}
+
+/** `rels` made absolute as join(root, rel) would make them (root is absolute and normalized): join is the slower part here. */
+export function absolutePaths(root: string, rels: string[]): string[] {
   const prefix = root.endsWith(sep) ? root : root + sep;
-  const paths = rels.map((p) => (p === '' ? root : prefix + p));
-  const sizes: number[] = [];
-  const mtimes: number[] = [];
-  for (const [i, p] of paths.entries()) {
-    const [size, mtime] = statOf(rels[i], p);
-    sizes.push(size);
-    mtimes.push(mtime);
-  }
-  return { paths, sizes, mtimes };
+  return rels.map((p) => (p === '' ? root : prefix + p));
 }
 
 /**
  * The C version of the source stage's stat of many paths (see StatMany in source/snapshot.ts), on the
  * check's threads; undefined when it is not built, and the source stage stats path by path itself.
  */
-export function nativeStatAll(): ((paths: string[]) => Float64Array) | undefined {
+export function nativeStatAll(): StatMany | undefined {
   const check = freshCheck();
-  return check && ((paths) => check.statAll(Buffer.from(paths.join('\n')), paths.length));
+  return check && ((root, rels, count) => check.statAll(Buffer.from(rels), count, root));
 }
 
 interface FreshCheck {
@@ -248,7 +250,7 @@ interface FreshCheck {
   start(paths: Buffer, sizes: Float64Array, mtimes: Float64Array): object;
   finish(handle: object): number;
   /** Four numbers per path (size, mtimeMs, ctimeMs, ino), as Stat in source/tree.ts. */
-  statAll(paths: Buffer, count: number): Float64Array;
+  statAll(paths: Buffer, count: number, root: string): Float64Array;
 }
 
 let addon: FreshCheck | null | undefined;

@@ -21,7 +21,7 @@ import { openTree, rescanFile, statNow, type Stat, type WalkCache } from './tree
 import type { GoFile, Scope, SourcePackage, SourceTree } from './types.js';
 
 /** Bumped when what a scan records, or how, changes. */
-const SNAPSHOT_FORMAT = 1;
+const SNAPSHOT_FORMAT = 2;
 
 /** How close to a scan's start a recorded time must be for the path to be read again. Coarse file systems tick in seconds. */
 export const RACY_MS = 2000;
@@ -51,7 +51,11 @@ export interface SourceSnapshot {
   diagnostics: Diagnostic[];
   /** The scope's packages, as indices into `packages`. */
   scoped: Int32Array;
-  /** The scan's paths relative to the root ('' for the root), as strings, in the order of `stats`. */
+  /**
+   * The scan's paths relative to the root ('' for the root), as strings, in the order of `stats`. They
+   * are the table's first strings, in this order (scanPaths[i] is i), so the first scanPaths.length
+   * strings of `strings`, as they are, are the paths to stat.
+   */
   scanPaths: Int32Array;
   /** Four numbers per scan path (see Stat). */
   stats: Float64Array;
@@ -63,8 +67,11 @@ const ORIGINS = ['module', 'staging', 'vendor'] as const;
 const PACKAGE_COLUMNS = 5;
 const FILE_COLUMNS = 7;
 
-/** The stats of many paths at once, four numbers per path as Stat (the index stage passes the C version). */
-export type StatMany = (paths: string[]) => ArrayLike<number>;
+/**
+ * The stats of many paths at once, four numbers per path as Stat (the index stage passes the C
+ * version): `count` paths relative to `root`, '\0'-joined in `rels` ('' being the root itself).
+ */
+export type StatMany = (root: string, rels: string, count: number) => ArrayLike<number>;
 
 export interface SourceScan {
   root: string;
@@ -77,8 +84,11 @@ export interface SourceScan {
   reused: 'tree' | 'headers' | 'none';
   /** Whether the snapshot to keep differs from the earlier one (a stat moved, a walk ran). */
   changed: boolean;
-  /** The stat this scan recorded for a path relative to the root, if it saw it. */
-  statOf(rel: string): Stat | undefined;
+  /**
+   * The stats this scan recorded for the scope: of its k-th file (in the order of `packages`' files)
+   * and of the folder of its p-th package; undefined where it saw none.
+   */
+  scopeStats(): { file(k: number): Stat | undefined; dir(p: number): Stat | undefined };
   /** Per file of the scope, in order: the earlier build's content hash when the file's stat has not moved since. */
   knownHashes(): (string | undefined)[];
   /** What to keep for the next scan, with the content hash of each file of the scope, in order ('' when unread); undefined when it cannot be kept. */
@@ -100,8 +110,9 @@ export function scanSource(root: string, ctx: BuildContext, scope: Scope, opts: 
   if (!prev) return walked(openTree(abs, ctx), scope, ctx, 'none', undefined);
   const scanStart = Date.now();
   const strings = prev.strings.split('\0');
-  const rels = Array.from(prev.scanPaths, (i) => strings[i]);
-  const now = statMany(rels.map((r) => absOf(abs, r)));
+  const n = prev.scanPaths.length;
+  const rels = strings.slice(0, n);
+  const now = statMany(abs, prev.strings.slice(0, rels.reduce((end, r) => end + r.length + 1, 0) - 1), n);
   const s = prev.stats;
   const racy = prev.scanStart - racyMs;
   // 1 where the path's stat is the one recorded and was not taken in a racy tick.
@@ -122,7 +133,7 @@ export function scanSource(root: string, ctx: BuildContext, scope: Scope, opts: 
       },
       file: (p) => {
         const i = scanIndex.get(p);
-        const f = i !== undefined && trusted[i] ? decoder.fileIndex(rels[i]) : undefined;
+        const f = i !== undefined && trusted[i] ? decoder.fileAt(i) : undefined;
         return f === undefined ? undefined : decoder.file(f);
       },
     }
@@ -136,7 +147,13 @@ export function scanSource(root: string, ctx: BuildContext, scope: Scope, opts: 
  * with its target's stat.
  */
 function usable(prev: SourceSnapshot, root: string, ctx: BuildContext, scope: Scope): boolean {
-  return prev.format === SNAPSHOT_FORMAT && prev.root === root && prev.scope === scope && sameContext(prev.ctx, ctx);
+  return prev.format === SNAPSHOT_FORMAT && prev.root === root && prev.scope === scope && sameContext(prev.ctx, ctx) && pathsFirst(prev.scanPaths);
+}
+
+/** Whether the scan paths are the string table's first strings, in order (see SourceSnapshot.scanPaths). */
+function pathsFirst(scanPaths: Int32Array): boolean {
+  for (let i = 0; i < scanPaths.length; i++) if (scanPaths[i] !== i) return false;
+  return scanPaths.length > 0;
 }
 
 function absOf(root: string, rel: string): string {
@@ -145,7 +162,6 @@ function absOf(root: string, rel: string): string {
 
 /** Records of a snapshot made into objects, one at a time. */
 class Decoder {
-  private byPath?: Map<string, number>;
   constructor(private readonly snap: SourceSnapshot, private readonly str: string[]) {}
 
   /** File `f` of the snapshot, in its package `pkg` (found when not given). */
@@ -182,16 +198,18 @@ class Decoder {
     return new Decoder({ ...this.snap, sizes }, this.str);
   }
 
-  /** The index of the file at `rel`, if the snapshot has its record. */
-  fileIndex(rel: string): number | undefined {
-    if (!this.byPath) {
-      const { str } = this;
-      const { files } = this.snap;
-      this.byPath = new Map();
-      for (let f = 0, o = 0; o < files.length; f++, o += FILE_COLUMNS) this.byPath.set(str[files[o]], f);
+  /** The index of the file whose path is scan path `i`, if the snapshot has its record (see SourceSnapshot.scanPaths). */
+  fileAt(i: number): number | undefined {
+    if (!this.byScanPath) {
+      const { files, scanPaths } = this.snap;
+      this.byScanPath = new Int32Array(scanPaths.length).fill(-1);
+      for (let f = 0, o = 0; o < files.length; f++, o += FILE_COLUMNS) if (files[o] < scanPaths.length) this.byScanPath[files[o]] = f;
     }
-    return this.byPath.get(rel);
+    const f = this.byScanPath[i] ?? -1;
+    return f < 0 ? undefined : f;
   }
+
+  private byScanPath?: Int32Array;
 
   /** Each file's package, made on first use: a walk asks for hundreds of files, each once. */
   private packages?: Int32Array;
@@ -214,10 +232,11 @@ class Decoder {
  * walk would find. The next snapshot is this one with those files' stats and sizes moved.
  */
 function reuseTree(prev: SourceSnapshot, decoder: Decoder, rels: string[], now: ArrayLike<number>, trusted: Uint8Array, ctx: BuildContext, scanStart: number): SourceScan | undefined {
+  const n = rels.length;
   const moved: [scanAt: number, file: number, size: number][] = [];
   for (let i = 0; i < rels.length; i++) {
     if (trusted[i]) continue;
-    const f = decoder.fileIndex(rels[i]);
+    const f = decoder.fileAt(i);
     // A folder, go.mod, or a file the walk could not read.
     if (f === undefined || now[4 * i] < 0) return undefined;
     const old = decoder.file(f);
@@ -233,8 +252,21 @@ function reuseTree(prev: SourceSnapshot, decoder: Decoder, rels: string[], now: 
   }
   const next = moved.length > 0 ? decoder.withSizes(sizes) : decoder;
   const packages = Array.from(prev.scoped, (p) => next.package(p));
-  const statIndex = lazyIndex(rels);
   const hashes = prev.hashes.split('\n');
+  // The scan index of each file of the scope, in order, and of each scope package's folder (-1 where
+  // there is none): a path's string is its scan path's (see SourceSnapshot.scanPaths).
+  let scopeAt: { files: Int32Array; dirs: Int32Array } | undefined;
+  const scanIndices = () => {
+    if (scopeAt) return scopeAt;
+    const files: number[] = [];
+    const dirs: number[] = [];
+    for (const p of prev.scoped) {
+      const o = p * PACKAGE_COLUMNS;
+      dirs.push(prev.packages[o + 1] < n ? prev.packages[o + 1] : -1);
+      for (let f = prev.packages[o + 3], end = f + prev.packages[o + 4]; f < end; f++) files.push(prev.files[f * FILE_COLUMNS] < n ? prev.files[f * FILE_COLUMNS] : -1);
+    }
+    return (scopeAt = { files: Int32Array.from(files), dirs: Int32Array.from(dirs) });
+  };
   return {
     root: prev.root,
     modulePath: prev.modulePath,
@@ -242,25 +274,17 @@ function reuseTree(prev: SourceSnapshot, decoder: Decoder, rels: string[], now: 
     diagnostics: prev.diagnostics,
     reused: 'tree',
     changed: moved.length > 0,
-    statOf: (rel) => statAt(stats, statIndex().get(rel)),
-    knownHashes: () => {
-      let k = 0;
-      return packages.flatMap((p) => p.files.map((f) => {
-        const h = hashes[k++];
-        return h && trusted[statIndex().get(f.path)!] ? h : undefined;
-      }));
+    scopeStats: () => {
+      const { files, dirs } = scanIndices();
+      return { file: (k) => statAt(stats, files[k]), dir: (p) => statAt(stats, dirs[p]) };
     },
+    knownHashes: () => Array.from(scanIndices().files, (at, k) => (hashes[k] && at >= 0 && trusted[at] ? hashes[k] : undefined)),
     snapshot: (next) => ({ ...prev, scanStart: moved.length > 0 ? scanStart : prev.scanStart, stats, sizes, hashes: next.join('\n') }),
   };
 }
 
-function lazyIndex(rels: string[]): () => Map<string, number> {
-  let index: Map<string, number> | undefined;
-  return () => (index ??= new Map(rels.map((r, i) => [r, i])));
-}
-
 function statAt(stats: ArrayLike<number>, i: number | undefined): Stat | undefined {
-  return i === undefined ? undefined : [stats[4 * i], stats[4 * i + 1], stats[4 * i + 2], stats[4 * i + 3]];
+  return i === undefined || i < 0 ? undefined : [stats[4 * i], stats[4 * i + 1], stats[4 * i + 2], stats[4 * i + 3]];
 }
 
 function sameRecord(a: GoFile, b: GoFile): boolean {
@@ -274,7 +298,6 @@ function walked(tree: SourceTree, scope: Scope, ctx: BuildContext, reused: Sourc
   const scan = tree.scan!;
   const prefix = tree.root + path.sep;
   const rels = scan.paths.map((p) => (p === tree.root ? '' : p.startsWith(prefix) ? p.slice(prefix.length) : p));
-  const statIndex = lazyIndex(rels);
   return {
     root: tree.root,
     modulePath: tree.modulePath,
@@ -282,7 +305,11 @@ function walked(tree: SourceTree, scope: Scope, ctx: BuildContext, reused: Sourc
     diagnostics: [...tree.diagnostics, ...scoped.diagnostics],
     reused,
     changed: true,
-    statOf: (rel) => statAt(scan.stats, statIndex().get(rel)),
+    scopeStats: () => {
+      const index = new Map(rels.map((r, i) => [r, i]));
+      const files = scoped.packages.flatMap((p) => p.files.map((f) => f.path));
+      return { file: (k) => statAt(scan.stats, index.get(files[k])), dir: (p) => statAt(scan.stats, index.get(scoped.packages[p].dir)) };
+    },
     knownHashes() {
       const out: (string | undefined)[] = [];
       if (!from) return scoped.packages.flatMap((p) => p.files.map(() => undefined));
@@ -320,6 +347,9 @@ function packTree(tree: SourceTree, scopedPackages: SourcePackage[], scopeDiagno
     }
     return i;
   };
+  // The scan paths first, in their order (see SourceSnapshot.scanPaths); they are distinct.
+  const scanPaths = Int32Array.from(rels, id);
+  if (!pathsFirst(scanPaths) && rels.length > 0) return undefined;
   const pkgs = [...tree.packages.values()];
   const packages = new Int32Array(pkgs.length * PACKAGE_COLUMNS);
   const nfiles = pkgs.reduce((n, p) => n + p.files.length, 0);
@@ -338,7 +368,6 @@ function packTree(tree: SourceTree, scopedPackages: SourcePackage[], scopeDiagno
       sizes[f++] = file.size;
     }
   });
-  const scanPaths = Int32Array.from(rels, id);
   // The table is '\0'-joined; a string holding one (a header no Go file has) leaves this tree unkept.
   if (strings.some((x) => x.includes('\0'))) return undefined;
   const snap: SourceSnapshot = {
@@ -351,8 +380,10 @@ function packTree(tree: SourceTree, scopedPackages: SourcePackage[], scopeDiagno
 }
 
 /** StatMany by one statSync per path (when the C version is not built). */
-export function statEach(paths: string[]): number[] {
+export function statEach(root: string, rels: string, count: number): number[] {
   const out: number[] = [];
-  for (const p of paths) out.push(...statNow(p));
+  const paths = count === 0 ? [] : rels.split('\0');
+  if (paths.length !== count) throw new Error(`statEach: ${paths.length} paths, not ${count}`);
+  for (const p of paths) out.push(...statNow(absOf(root, p)));
   return out;
 }

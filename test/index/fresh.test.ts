@@ -4,9 +4,9 @@
  */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { cpSync, mkdtempSync, readdirSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync, readFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, relative, resolve } from 'node:path';
+import { join, relative, resolve, sep } from 'node:path';
 import { encodeFreshness, freshNow, manifestOf, nativeFreshCheckInUse, nativeStatAll, readFreshness } from '../../src/index/stored.js';
 import { writeParts } from '../../src/index/atomic.js';
 import { statEach, statNow } from '../../src/source/index.js';
@@ -85,25 +85,37 @@ describe('manifest freshness', () => {
 
   it(nativeFreshCheckInUse() ? 'statAll in C gives what statSync gives, path by path' : 'statSync stats (the C check is not built here)', () => {
     const root = mkdtempSync(join(tmpdir(), 'ka-stat-'));
-    const paths: string[] = [root, join(root, 'missing.go'), join(root, 'dangling.go')];
+    // Relative to the root, '' being the root itself.
+    const rels: string[] = ['', 'missing.go', 'dangling.go'];
     symlinkSync(join(root, 'nowhere.go'), join(root, 'dangling.go'));
-    mkfifoOr(join(root, 'pipe'), paths);
+    mkfifoOr(root, 'pipe', rels);
+    mkdirSync(join(root, 'sub'));
+    rels.push('sub');
     for (let i = 0; i < 700; i++) {
-      const abs = join(root, `f${i}.go`);
-      writeFileSync(abs, 'x'.repeat(i));
-      paths.push(abs);
+      const rel = i % 2 ? `f${i}.go` : `sub/f${i}.go`;
+      writeFileSync(join(root, rel), 'x'.repeat(i));
+      rels.push(rel);
     }
-    const js = statEach(paths);
+    const js = statEach(root, rels.join('\0'), rels.length);
     const native = nativeStatAll();
-    if (native) assert.deepEqual(Array.from(native(paths)), js);
-    assert.deepEqual(js.slice(0, 12).filter((_, k) => k % 4 === 0), [-1, -2, -2]);
-    assert.equal(js[4 * (paths.length - 1)], 699);
+    if (native) {
+      assert.deepEqual(Array.from(native(root, rels.join('\0'), rels.length)), js);
+      // A root given with its separator is the same root.
+      assert.deepEqual(Array.from(native(root + sep, rels.join('\0'), rels.length)), js);
+      assert.throws(() => native(root, rels.join('\0'), rels.length + 1), /count is not the number of paths/);
+    }
+    const sizes = js.filter((_, k) => k % 4 === 0);
+    assert.deepEqual(sizes.slice(0, 3), [-1, -2, -2]);
+    assert.equal(sizes[rels.indexOf('sub')], -1);
+    assert.equal(js[4 * (rels.length - 1)], 699);
+    assert.equal(js[4 * rels.indexOf('sub/f0.go')], 0);
+    assert.throws(() => statEach(root, rels.join('\0'), rels.length - 1), /paths, not/);
   });
 });
 
-/** A FIFO at `abs`, added to `paths`, where mkfifo exists (a path that is neither a file nor a folder: size -3). */
-function mkfifoOr(abs: string, paths: string[]): void {
-  if (spawnSync('mkfifo', [abs]).status !== 0) return;
-  paths.push(abs);
-  assert.equal(statEach([abs])[0], -3);
+/** A FIFO at `rel` under `root`, added to `rels`, where mkfifo exists (a path that is neither a file nor a folder: size -3). */
+function mkfifoOr(root: string, rel: string, rels: string[]): void {
+  if (spawnSync('mkfifo', [join(root, rel)]).status !== 0) return;
+  rels.push(rel);
+  assert.equal(statEach(root, rel, 1)[0], -3);
 }

@@ -105,7 +105,12 @@ describe('source snapshot', () => {
     assert.equal(scan.packages.flatMap((p) => p.files).find((f) => f.path === 'pkg/kubelet/pods.go')!.size, fs.statSync(path.join(root, 'pkg/kubelet/pods.go')).size);
     const next = rescan(root, keep(scan));
     assert.equal(next.changed, false, 'the moved stat was kept');
-    assert.equal(next.statOf('pkg/kubelet/pods.go')![0], fs.statSync(path.join(root, 'pkg/kubelet/pods.go')).size);
+    const k = next.packages.flatMap((p) => p.files).findIndex((f) => f.path === 'pkg/kubelet/pods.go');
+    const p = next.packages.findIndex((x) => x.dir === 'pkg/kubelet');
+    for (const scan of [next, rescan(root, undefined)]) {
+      assert.equal(scan.scopeStats().file(k)![0], fs.statSync(path.join(root, 'pkg/kubelet/pods.go')).size);
+      assert.equal(scan.scopeStats().dir(p)![1], fs.statSync(path.join(root, 'pkg/kubelet')).mtimeMs);
+    }
   });
 
   it('a new import, a new file, a removed file, a changed constraint: walked again, same answer', () => {

@@ -11,7 +11,7 @@
  * mtimes: Float64Arrays, size -1 for a folder (its size is not compared). mtime is compared as
  * node computes mtimeMs: seconds * 1e3 + nanoseconds / 1e6, in doubles.
  *
- * statAll(paths, count) gives the stats themselves, for the source stage's snapshot (see below).
+ * statAll(paths, count, root) gives the stats themselves, for the source stage's snapshot (see below).
  */
 #include <node_api.h>
 #include <pthread.h>
@@ -34,14 +34,22 @@ static double ms_of(struct timespec t) {
   return (double)t.tv_sec * 1000.0 + (double)t.tv_nsec / 1000000.0;
 }
 
-/* stat() of entry i of a path table (see split_paths); -1 when it fails or the path is too long. */
-static int stat_entry(const char **path, size_t i, struct stat *st) {
+/*
+ * stat() of entry i of a path table (see split_paths), the entry put after `prefix` (a folder with its
+ * trailing separator, or "" for entries that are whole paths); an empty entry after a prefix is the
+ * folder itself. -1 when stat() fails or the path is too long.
+ */
+static int stat_entry(const char *prefix, size_t plen, const char **path, size_t i, struct stat *st) {
   char buf[4096];
   const char *p = path[i];
   size_t len = (size_t)(path[i + 1] - p) - 1;
-  if (len >= sizeof buf) return -1;
-  memcpy(buf, p, len);
-  buf[len] = 0;
+  if (plen + len >= sizeof buf) return -1;
+  memcpy(buf, prefix, plen);
+  memcpy(buf + plen, p, len);
+  /* The folder itself: its path without the separator ("/" stays "/"). */
+  size_t end = plen + len;
+  if (len == 0 && plen > 1) end--;
+  buf[end] = 0;
   return stat(buf, st);
 }
 
@@ -57,7 +65,7 @@ static void *check(void *arg) {
   Range *r = (Range *)arg;
   for (size_t i = r->from; i < r->to && !*r->stop; i++) {
     struct stat st;
-    if (stat_entry(r->path, i, &st) != 0 || ms_of(MTIME(st)) != r->mtime[i] || (r->size[i] >= 0 && (double)st.st_size != r->size[i])) {
+    if (stat_entry("", 0, r->path, i, &st) != 0 || ms_of(MTIME(st)) != r->mtime[i] || (r->size[i] >= 0 && (double)st.st_size != r->size[i])) {
       r->stale = (long)i;
       *r->stop = 1;
       break;
@@ -77,11 +85,11 @@ static size_t thread_count(size_t n) {
 enum { SPLIT_OK, SPLIT_NO_MEMORY, SPLIT_MISCOUNT };
 
 /*
- * The n '\n'-separated paths of bytes as a table: path[i] starts entry i, path[n] is one past the end,
+ * The n `sep`-separated paths of bytes as a table: path[i] starts entry i, path[n] is one past the end,
  * as if a separator followed the last one. NULL when n is 0; NULL with *status set when memory runs
  * out or the bytes hold another number of paths than n.
  */
-static const char **split_paths(char *bytes, size_t nbytes, size_t n, int *status) {
+static const char **split_paths(char *bytes, size_t nbytes, size_t n, char sep, int *status) {
   *status = SPLIT_OK;
   if (n == 0) return NULL;
   const char **path = malloc((n + 1) * sizeof *path);
@@ -91,7 +99,7 @@ static const char **split_paths(char *bytes, size_t nbytes, size_t n, int *statu
   }
   size_t count = 1;
   path[0] = bytes;
-  for (size_t i = 0; i < nbytes && count <= n; i++) if (bytes[i] == '\n') path[count++] = bytes + i + 1;
+  for (size_t i = 0; i < nbytes && count <= n; i++) if (bytes[i] == sep) path[count++] = bytes + i + 1;
   /* Stopping early means more paths than entries; ending short means fewer. */
   path[n] = bytes + nbytes + 1;
   if (count != n) {
@@ -150,7 +158,7 @@ static Check *prepare(napi_env env, napi_callback_info info, const char *usage) 
     return NULL;
   }
   int status;
-  const char **path = split_paths(bytes, nbytes, n, &status);
+  const char **path = split_paths(bytes, nbytes, n, '\n', &status);
   if (status != SPLIT_OK) {
     free(c);
     if (status == SPLIT_NO_MEMORY) napi_throw_error(env, NULL, "fresh_check: out of memory");
@@ -237,11 +245,15 @@ static napi_value finish(napi_env env, napi_callback_info info) {
 }
 
 /*
- * statAll(paths, count) -> Float64Array of count * 4: for each path its size (-1 for a folder, -2 when
- * stat() fails, -3 for anything else that is not a regular file), mtime and ctime in milliseconds (as node computes mtimeMs) and inode number. The source
- * stage's snapshot check: every folder and Go file a walk saw, stat'ed on a few threads.
+ * statAll(paths, count, root) -> Float64Array of count * 4: for each path its size (-1 for a folder,
+ * -2 when stat() fails, -3 for anything else that is not a regular file), mtime and ctime in
+ * milliseconds (as node computes mtimeMs) and inode number. The source stage's snapshot check: every
+ * folder and Go file a walk saw, stat'ed on a few threads. paths: a Buffer of the paths relative to
+ * root, '\0'-separated, the empty path being root itself; root: a string, absolute.
  */
 typedef struct {
+  const char *prefix;
+  size_t plen;
   const char **path;
   double *out;
   size_t from, to;
@@ -252,7 +264,7 @@ static void *stat_range(void *arg) {
   for (size_t i = r->from; i < r->to; i++) {
     double *o = r->out + 4 * i;
     struct stat st;
-    if (stat_entry(r->path, i, &st) != 0) { o[0] = -2; o[1] = o[2] = o[3] = 0; continue; }
+    if (stat_entry(r->prefix, r->plen, r->path, i, &st) != 0) { o[0] = -2; o[1] = o[2] = o[3] = 0; continue; }
     o[0] = S_ISDIR(st.st_mode) ? -1 : S_ISREG(st.st_mode) ? (double)st.st_size : -3;
     o[1] = ms_of(MTIME(st));
     o[2] = ms_of(CTIME(st));
@@ -262,23 +274,29 @@ static void *stat_range(void *arg) {
 }
 
 static napi_value stat_all(napi_env env, napi_callback_info info) {
-  size_t argc = 2;
-  napi_value argv[2];
+  size_t argc = 3;
+  napi_value argv[3];
   char *bytes;
   size_t nbytes;
   int64_t count;
-  if (napi_get_cb_info(env, info, &argc, argv, NULL, NULL) != napi_ok || argc < 2 ||
+  /* The root and a separator after it. */
+  char prefix[4096];
+  size_t plen = 0;
+  if (napi_get_cb_info(env, info, &argc, argv, NULL, NULL) != napi_ok || argc < 3 ||
       napi_get_buffer_info(env, argv[0], (void **)&bytes, &nbytes) != napi_ok ||
-      napi_get_value_int64(env, argv[1], &count) != napi_ok || count < 0) {
-    napi_throw_type_error(env, NULL, "fresh_check: statAll(paths: Buffer, count: number)");
+      napi_get_value_int64(env, argv[1], &count) != napi_ok || count < 0 ||
+      napi_get_value_string_utf8(env, argv[2], prefix, sizeof prefix - 1, &plen) != napi_ok || plen == 0 || plen >= sizeof prefix - 2) {
+    napi_throw_type_error(env, NULL, "fresh_check: statAll(paths: Buffer, count: number, root: string)");
     return NULL;
   }
+  if (prefix[plen - 1] != '/') prefix[plen++] = '/';
+  prefix[plen] = 0;
   size_t n = (size_t)count;
   napi_value ab, result;
   void *data;
   if (napi_create_arraybuffer(env, n * 4 * sizeof(double), &data, &ab) != napi_ok) return NULL;
   int status;
-  const char **path = split_paths(bytes, nbytes, n, &status);
+  const char **path = split_paths(bytes, nbytes, n, '\0', &status);
   if (status != SPLIT_OK) {
     if (status == SPLIT_NO_MEMORY) napi_throw_error(env, NULL, "fresh_check: out of memory");
     else napi_throw_range_error(env, NULL, "fresh_check: statAll's count is not the number of paths");
@@ -289,7 +307,7 @@ static napi_value stat_all(napi_env env, napi_callback_info info) {
   pthread_t t[MAX_THREADS];
   int started[MAX_THREADS] = { 0 };
   for (size_t k = 0; k < threads; k++) {
-    r[k] = (StatRange){ path, (double *)data, n * k / threads, n * (k + 1) / threads };
+    r[k] = (StatRange){ prefix, plen, path, (double *)data, n * k / threads, n * (k + 1) / threads };
     if (k > 0 && pthread_create(&t[k], NULL, stat_range, &r[k]) == 0) started[k] = 1;
   }
   if (threads > 0) stat_range(&r[0]);
