@@ -6,7 +6,7 @@ import { readFileSync, rmSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import type { BuildContext, Diagnostic, Graph } from '../model/index.js';
-import { scanSource, SourceError, statNow, type Scope, type SourceScan, type SourcePackage, type SourceSnapshot, type Stat } from '../source/index.js';
+import { scanSource, SourceError, statNow, type Scope, type SourceScan, type SourcePackage, type SourceSnapshot } from '../source/index.js';
 import { extractAll, factsShift, nativeParserInUse, newClock, unpackFacts, workersFor, type FileFacts, type ParseClock, type StringTable } from '../parse/index.js';
 import { buildProgram, resolveProgram, symbolFields, type PackageInput } from '../resolve/index.js';
 import { appendFactsEntries, contentHash, graphFileLabelled, textHash, factsHash, factsKey, factsPackWriter, readFactsEntries, readFactsPack, readGraphFile, readPack, writeGraphFile, writePack, type FactsPack } from './cache.js';
@@ -14,7 +14,7 @@ import { decodePacked, encodePacked, PACK_VERSION, packGraph, summarize, unpackG
 import { encodeStoreParts, moveStoreLinesParts } from '../graph/store.js';
 import { remapPackedBytes, type FileMove } from '../graph/remap.js';
 import { writeParts } from './atomic.js';
-import { absolutePaths, encodeFreshness, FRESH_FILE, freshNow, indexDir, manifestFrom, nativeStatAll, readFreshness, sameFreshness, storeState, STORE_FILE, type Manifest } from './stored.js';
+import { encodeFreshness, FRESH_FILE, freshNow, indexDir, manifestOf, nativeStatAll, readFreshness, sameFreshness, storeState, STORE_FILE, type Manifest } from './stored.js';
 import { toolStamp } from './key.js';
 import { pruneIndexes, writeOwner } from './prune.js';
 import { readWhole } from './mapped.js';
@@ -256,24 +256,10 @@ function build(opts: IndexOptions, useSnapshot: boolean): IndexResult {
     if (snapshot) writePack(sourceFile, snapshot);
     else rmSync(sourceFile, { force: true });
   };
-  // Each file's and dir's size and mtime as the scan found them, before reading: the freshness manifest a
-  // build writes. The files read, then each of their packages' folders once (as manifestOf orders them).
+  // Each file's and dir's size and mtime as the scan found them, before reading: the freshness manifest a build writes.
   const manifestNow = () => {
     const seen = scan.scopeStats();
-    const stats: Stat[] = [];
-    const rels: string[] = [];
-    for (const c of contents) {
-      rels.push(c.path);
-      stats.push(seen.file(c.at) ?? statNow(c.abs));
-    }
-    let last = -1;
-    for (const c of contents) {
-      if (c.pkgAt === last) continue;
-      last = c.pkgAt;
-      rels.push(c.pkg.dir);
-      stats.push(seen.dir(c.pkgAt) ?? statNow(join(root, c.pkg.dir)));
-    }
-    return manifestFrom(absolutePaths(root, rels), stats);
+    return manifestOf(root, contents.map((c) => c.path), (abs, i, dir) => (dir ? seen.dir(contents[i].pkgAt) : seen.file(contents[i].at)) ?? statNow(abs));
   };
   // Every file's content hash, in order, hashed once more: the graph's identity, kept short for the query store's header.
   const stamp = textHash(contents.map((c) => c.hash).join(','));

@@ -212,26 +212,33 @@ function readStoreIn(dir: string): GraphStore | undefined {
 }
 
 /**
- * Each scanned Go file and package dir with its size and mtime, as `statOf` gives them (the build
- * passes the scan's, taken before the files were read). A file added to or removed from a package dir
- * changes the dir's mtime, which the manifest also records.
+ * Each scanned Go file, then each of their folders once (in the order of their first file), with its
+ * size and mtime as `statOf` gives them: passed the absolute path, the index of the file in `files`
+ * (for a folder, of its first file) and whether it is the folder. The build passes the scan's stats,
+ * taken before the files were read. A file added to or removed from a package dir changes the dir's
+ * mtime, which the manifest also records.
  */
-export function manifestOf(root: string, files: string[], statOf: (rel: string, abs: string) => Stat): Manifest {
-  const dirs = new Set(files.map((f) => f.slice(0, Math.max(0, f.lastIndexOf('/')))));
-  const rels = [...files, ...dirs];
-  const paths = absolutePaths(root, rels);
-  return manifestFrom(paths, rels.map((rel, i) => statOf(rel, paths[i])));
-}
-
-/** The manifest of these absolute paths with these stats (the files, then their folders, as manifestOf orders them). */
-export function manifestFrom(paths: string[], stats: Stat[]): Manifest {
-  return { paths, sizes: stats.map((s) => s[0]), mtimes: stats.map((s) => s[1]) };
-}
-
-/** `rels` made absolute as join(root, rel) would make them (root is absolute and normalized): join is the slower part here. */
-export function absolutePaths(root: string, rels: string[]): string[] {
+export function manifestOf(root: string, files: string[], statOf: (abs: string, file: number, dir: boolean) => Stat): Manifest {
+  const dirs = new Map<string, number>();
+  files.forEach((f, i) => {
+    const dir = f.slice(0, Math.max(0, f.lastIndexOf('/')));
+    if (!dirs.has(dir)) dirs.set(dir, i);
+  });
+  // As join(root, p) gives them (root is absolute and normalized, p relative): join is the slower part here.
   const prefix = root.endsWith(sep) ? root : root + sep;
-  return rels.map((p) => (p === '' ? root : prefix + p));
+  const abs = (p: string) => (p === '' ? root : prefix + p);
+  const paths: string[] = [];
+  const sizes: number[] = [];
+  const mtimes: number[] = [];
+  const add = (p: string, file: number, dir: boolean) => {
+    const [size, mtime] = statOf(p, file, dir);
+    paths.push(p);
+    sizes.push(size);
+    mtimes.push(mtime);
+  };
+  files.forEach((f, i) => add(abs(f), i, false));
+  for (const [dir, first] of dirs) add(abs(dir), first, true);
+  return { paths, sizes, mtimes };
 }
 
 /**

@@ -36,7 +36,7 @@ describe('manifest freshness', () => {
     cpSync(fixture, root, { recursive: true });
     const files = goFiles(root);
     assert.ok(files.length > 5);
-    const snap = () => manifestOf(root, files, (_rel, abs) => statNow(abs));
+    const snap = () => manifestOf(root, files, (abs) => statNow(abs));
     let m = snap();
     assert.equal(fresh(m), true, 'unchanged');
 
@@ -75,7 +75,7 @@ describe('manifest freshness', () => {
       const abs = join(root, f);
       cpSync(join(fixture, goFiles(fixture)[0]), abs);
     }
-    const m = manifestOf(root, files, (_rel, abs) => statNow(abs));
+    const m = manifestOf(root, files, (abs) => statNow(abs));
     assert.equal(m.paths.length, 1640);
     assert.equal(fresh(m), true);
     const last = join(root, files[files.length - 1]);
