@@ -1,13 +1,14 @@
 /**
- * `npm run bench -- --source DIR [--runs N] [--tags a,b] [--scopes default,all] [--no-queries]`: prints
- * figures, asserts nothing.
+ * `npm run bench -- --source DIR [--runs N] [--tags a,b] [--scopes default,all] [--no-queries] [--no-watch]`:
+ * prints figures, asserts nothing.
  *
  * Each measured build runs in a child process of its own, so every figure comes with that process's
  * own peak memory. Baselines are measured in the same run: tree-sitter alone parsing the same files on
  * one thread (through the bindings, and through the native addon the indexer uses), and `node -e 0`
  * for whole commands. Medians over N runs; ratios are against the faster parse baseline.
  */
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { createInterface } from 'node:readline';
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -139,7 +140,7 @@ function timeCommand(argv: string[]): number {
   return performance.now() - t;
 }
 
-function main(): number {
+async function main(): Promise<number> {
   if (process.argv.includes('--child')) return child();
   if (process.argv.includes('--raw-child')) return rawChild();
   const source = resolveSourceDir({ source: arg('--source') });
@@ -150,7 +151,7 @@ function main(): number {
   const copy = mkdtempSync(join(tmpdir(), 'ka-bench-tree-'));
   try {
     workingCopy(source, copy, EDITED);
-    return measure(source, copy);
+    return await measure(source, copy);
   } finally {
     rmSync(copy, { recursive: true, force: true });
   }
@@ -188,7 +189,7 @@ function medianFile(files: string[]): string {
 /** The file the one-file builds edit. */
 const EDITED = 'pkg/kubelet/kubelet.go';
 
-function measure(source: string, root: string): number {
+async function measure(source: string, root: string): Promise<number> {
   const runs = Number(arg('--runs') ?? 3);
   const tags = arg('--tags') ?? '';
   const ctx = contextArg();
@@ -272,6 +273,9 @@ function measure(source: string, root: string): number {
       changed(`a median-size file (${smallName}): a comment appended`, smallSame);
       changed(`a median-size file (${smallName}): a comment line put first`, smallMoved);
     }
+    if (!process.argv.includes('--no-watch')) {
+      await watchRows({ root, scope, tags, runs, edited, original, small, smallOriginal, out, fmt, list });
+    }
   }
 
   if (process.argv.includes('--no-queries')) return 0;
@@ -299,4 +303,101 @@ function measure(source: string, root: string): number {
   return 0;
 }
 
-process.exitCode = main();
+/** One build reported by `index --watch --json` (see watchRecord in cli/commands.ts). */
+interface WatchLine {
+  event: 'build' | 'error';
+  ms: number;
+  sinceEvent?: number;
+  touched: string[];
+  changed: boolean;
+  cutOff?: string;
+  message?: string;
+}
+
+/**
+ * The one-file edits again, in one \`index --watch\` process (the CLI, two threads): from the edit's
+ * write to the line the watch prints for the build that took it in, measured here, with the build's
+ * own time as the watch reports it. The watch's first build (cold) is not counted.
+ */
+async function watchRows(a: {
+  root: string; scope: Scope; tags: string; runs: number; edited: string; original: Buffer; small: string; smallOriginal: Buffer;
+  out: (s: string) => void; fmt: (ms: number) => string; list: (xs: number[]) => string;
+}): Promise<void> {
+  const cache = mkdtempSync(join(tmpdir(), 'ka-bench-watch-'));
+  const child = spawn(process.execPath, [bin, 'index', '--watch', '--json', '--source', a.root, '--scope', a.scope, '--cache-dir', cache, ...(a.tags ? ['--tags', a.tags] : [])], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const lines: WatchLine[] = [];
+  let wake: (() => void) | undefined;
+  createInterface({ input: child.stdout }).on('line', (l) => {
+    lines.push(JSON.parse(l) as WatchLine);
+    wake?.();
+  });
+  let exited = false;
+  child.on('exit', () => {
+    exited = true;
+    wake?.();
+  });
+  /** The next line of the watch, or an error if it stopped or said nothing for ten minutes. */
+  const next = async (): Promise<WatchLine> => {
+    while (lines.length === 0) {
+      if (exited) throw new Error('bench: the watch process stopped');
+      await new Promise<void>((r) => {
+        const t = setTimeout(r, 600_000);
+        wake = () => {
+          clearTimeout(t);
+          r();
+        };
+      });
+      if (lines.length === 0 && !exited) throw new Error('bench: the watch printed nothing for ten minutes');
+    }
+    return lines.shift()!;
+  };
+  /** Writes `bytes` to `file` and waits for the build that took the change in: the time from before the write to its line. */
+  const edit = async (file: string, bytes: Buffer): Promise<{ wall: number; line: WatchLine }> => {
+    const rel = file.slice(a.root.length + 1);
+    const t = performance.now();
+    writeFileSync(file, bytes);
+    for (;;) {
+      const line = await next();
+      if (line.event === 'error') throw new Error(`bench: the watch's build failed: ${line.message}`);
+      if (line.changed && line.touched.includes(rel)) return { wall: performance.now() - t, line };
+    }
+  };
+  try {
+    const first = await next();
+    if (first.event !== 'build') throw new Error(`bench: the watch's first build failed: ${first.message}`);
+    const kinds: [string, string, Buffer, keyof typeof EDITS][] = [
+      ['a comment appended', a.edited, a.original, 'comment'],
+      ['a comment line put first', a.edited, a.original, 'top'],
+      ['a log message edited', a.edited, a.original, 'literal'],
+      ['a function appended', a.edited, a.original, 'function'],
+      [`${a.small.slice(a.root.length + 1)}: a comment appended`, a.small, a.smallOriginal, 'comment'],
+      [`${a.small.slice(a.root.length + 1)}: a comment line put first`, a.small, a.smallOriginal, 'top'],
+    ];
+    const wall: number[][] = kinds.map(() => []);
+    const own: number[][] = kinds.map(() => []);
+    const cutOffs: (string | undefined)[][] = kinds.map(() => []);
+    for (let r = 0; r < a.runs; r++) {
+      for (const [i, [, file, original, kind]] of kinds.entries()) {
+        const done = await edit(file, EDITS[kind](original));
+        wall[i].push(done.wall);
+        own[i].push(done.line.ms);
+        cutOffs[i].push(done.line.cutOff);
+        // Back to the original (a build of its own, not counted).
+        await edit(file, original);
+      }
+    }
+    a.out(`  in one \`index --watch\` process (2 threads): from the edit's write to the watch's line for it (the build's own time in brackets)\n`);
+    for (const [i, [name]] of kinds.entries()) {
+      const how = cutOffs[i].every((c) => c === cutOffs[i][0]) ? (cutOffs[i][0] ? `early cut-off: ${cutOffs[i][0]}` : 'resolved again') : 'mixed';
+      a.out(`    ${name.padEnd(60)} median ${a.fmt(median(wall[i])).padStart(8)}  (runs: ${a.list(wall[i])}; build ${a.fmt(median(own[i]))}; ${how})\n`);
+    }
+  } finally {
+    child.kill('SIGINT');
+    await new Promise<void>((r) => (exited ? r() : child.on('exit', () => r())));
+    writeFileSync(a.edited, a.original);
+    writeFileSync(a.small, a.smallOriginal);
+    rmSync(cache, { recursive: true, force: true });
+  }
+}
+
+process.exitCode = await main();

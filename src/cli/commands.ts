@@ -2,11 +2,17 @@
 import type { Edge } from '../model/index.js';
 import { channelProducers, edgesToTsv, isRuledOut, type CallTree } from '../graph/index.js';
 import { join } from 'node:path';
-import { buildIndexResult, loadIndex, withQueries, symbolArg, cacheDirOf, type CommonOptions, type Io } from './context.js';
+import { buildIndexResult, indexOptions, loadIndex, withQueries, symbolArg, cacheDirOf, type CommonOptions, type Io } from './context.js';
+import type { IndexResult, WatchBuild } from '../index/build.js';
 import { UserError } from './errors.js';
 
-export async function indexCommand(o: CommonOptions & { unresolved?: boolean }, io: Io): Promise<number> {
-  const result = await buildIndexResult(o, io);
+export async function indexCommand(o: CommonOptions & { unresolved?: boolean; watch?: boolean }, io: Io): Promise<number> {
+  if (o.watch) return watchCommand(o, io);
+  return printIndex(await buildIndexResult(o, io), o, io);
+}
+
+/** The summary of a build, as `index` prints it (or its JSON); the exit code: 1 when it has errors. */
+function printIndex(result: IndexResult, o: CommonOptions & { unresolved?: boolean }, io: Io): number {
   // The summary kept with the graph: the graph itself is decoded only to list unresolved sites.
   const g = result.summary;
   const errors = g.diagnostics.filter((d) => d.severity === 'error');
@@ -49,6 +55,88 @@ export async function indexCommand(o: CommonOptions & { unresolved?: boolean }, 
     }
   }
   return errors.length ? 1 : 0;
+}
+
+/**
+ * `index --watch`: the first build's summary as `index` prints it, then one line per build that found
+ * a change (with --json, one JSON object per line), until SIGINT or SIGTERM. A build that fails is
+ * reported and the watch goes on; exit code 0 when stopped, 2 when the first build or the watch fails.
+ */
+async function watchCommand(o: CommonOptions & { unresolved?: boolean }, io: Io): Promise<number> {
+  const options = await indexOptions(o, io, true);
+  const { watchIndex, WatchError } = await import('../index/build.js');
+  const { SourceError } = await import('../source/errors.js');
+  const stop = io.stop ?? interrupted();
+  const clock = () => new Date().toTimeString().slice(0, 8);
+  let first = true;
+  let failed: Error | undefined;
+  const onBuild = (b: WatchBuild) => {
+    if (first) {
+      first = false;
+      if (o.json) io.out(JSON.stringify(watchRecord(b)) + '\n');
+      else {
+        printIndex(b.result, o, io);
+        io.out(`watching ${b.watching} folders for changes to Go files and go.mod (Ctrl-C stops)\n`);
+      }
+      return;
+    }
+    if (!b.changed) return;
+    if (o.json) {
+      io.out(JSON.stringify(watchRecord(b)) + '\n');
+      return;
+    }
+    const r = b.result;
+    const what = b.touched.length === 0 ? 'a change' : b.touched.length <= 3 ? b.touched.join(', ') : `${b.touched.slice(0, 3).join(', ')} and ${b.touched.length - 3} more`;
+    const how = r.cutOff === 'facts'
+      ? 'graph from cache (same facts)'
+      : r.cutOff === 'positions'
+        ? 'graph from cache, lines moved'
+        : r.cutOff === 'records'
+          ? 'graph from cache, lines moved and symbol records made again'
+          : r.fromCache ? 'graph from cache' : `resolved again: ${r.summary.stats.symbols} symbols, ${r.summary.stats.edges} edges, ${r.summary.unresolved} unresolved sites`;
+    const errors = r.summary.diagnostics.filter((d) => d.severity === 'error');
+    const after = b.sinceEvent === undefined ? '' : ` (${Math.round(b.sinceEvent)} ms after the first change)`;
+    io.out(`${clock()} ${what}: re-indexed in ${Math.round(b.ms)} ms${after}, ${r.files.parsed} parsed, ${how}${errors.length ? `; ${errors.length} errors` : ''}\n`);
+    for (const d of errors.slice(0, 5)) io.out(`    ${d.file ?? ''}${d.line ? ':' + d.line : ''}: ${d.message}\n`);
+  };
+  const onError = (err: Error) => {
+    if (err instanceof WatchError) failed = err;
+    if (o.json) io.out(JSON.stringify({ event: 'error', message: err.message }) + '\n');
+    else if (err instanceof WatchError) io.err(`kubelet-atlas: ${err.message}\n`);
+    else io.err(`${clock()} kubelet-atlas: the index could not be built: ${err.message} (the watch goes on: it builds again at the next change)\n`);
+  };
+  let watch;
+  try {
+    watch = watchIndex({ ...options, signal: stop, onBuild, onError });
+  } catch (err) {
+    if (err instanceof SourceError || err instanceof WatchError) throw new UserError(err.message, 2, err instanceof SourceError ? err.hint : undefined);
+    throw err;
+  }
+  await watch.closed;
+  return failed ? 2 : 0;
+}
+
+/** One build of the watch as a JSON record. */
+function watchRecord(b: WatchBuild): object {
+  const r = b.result;
+  return {
+    event: 'build', ms: Math.round(b.ms), sinceEvent: b.sinceEvent === undefined ? undefined : Math.round(b.sinceEvent), touched: b.touched, changed: b.changed,
+    cutOff: r.cutOff, fromCache: r.fromCache, files: r.files, timings: r.timings, stats: r.summary.stats, unresolved: r.summary.unresolved,
+    errors: r.summary.diagnostics.filter((d) => d.severity === 'error').length, watching: b.watching,
+  };
+}
+
+/** Aborted at the first SIGINT or SIGTERM (the handlers are removed then, so a second one ends the process). */
+function interrupted(): AbortSignal {
+  const c = new AbortController();
+  const stop = () => {
+    process.off('SIGINT', stop);
+    process.off('SIGTERM', stop);
+    c.abort();
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+  return c.signal;
 }
 
 export async function fetchCommand(o: CommonOptions, io: Io): Promise<number> {

@@ -8,7 +8,7 @@ import { defaultBuildContext } from '../source/context.js';
 import { defaultCacheDir, resolveSourceDir } from '../source/locate.js';
 import { SourceError } from '../source/errors.js';
 import type { Scope } from '../source/types.js';
-import type { IndexResult } from '../index/build.js';
+import type { IndexOptions, IndexResult } from '../index/build.js';
 import { openStorePending } from '../index/stored.js';
 import { GraphView, SymbolTable } from '../graph/index.js';
 import { UserError } from './errors.js';
@@ -29,6 +29,8 @@ export interface Io {
   err: (s: string) => void;
   isTTY: boolean;
   env: NodeJS.ProcessEnv;
+  /** Stops a long-running command (`index --watch`); without it, the command stops at SIGINT or SIGTERM. */
+  stop?: AbortSignal;
 }
 
 export function buildContext(o: CommonOptions): BuildContext {
@@ -127,18 +129,11 @@ function withoutOptimizingCompiler<T>(fn: () => T): T {
   }
 }
 
-/** The index built or refreshed, with the progress bar: its graph decoded only if read (`index` reads the summary). */
-export async function buildIndexResult(o: CommonOptions, io: Io): Promise<IndexResult> {
-  return (await indexResult(o, io, true)).result;
-}
-
-export async function loadIndex(o: CommonOptions, io: Io, progress = false): Promise<Loaded> {
-  const { result, root } = await indexResult(o, io, progress);
-  return { result, table: new SymbolTable(result.graph.symbols), view: new GraphView(result.graph), root };
-}
-
-/** The index, built or refreshed as needed; its graph is decoded only when read. `known`: the source folder, if already found. */
-async function indexResult(o: CommonOptions, io: Io, progress = false, known?: string): Promise<{ result: IndexResult; root: string }> {
+/**
+ * What a build of the index needs from the options: the tree, the context, the scope, the cache, and
+ * with `progress` a progress bar on a terminal. `known`: the source folder, if already found.
+ */
+export async function indexOptions(o: CommonOptions, io: Io, progress = false, known?: string): Promise<IndexOptions> {
   const root = known ?? (await sourceDir(o, io));
   const scope = scopeOf(o);
   let last = 0;
@@ -153,12 +148,27 @@ async function indexResult(o: CommonOptions, io: Io, progress = false, known?: s
       if (done === total) io.err('\n');
     }
     : undefined;
+  return { root, ctx: buildContext(o), scope, cacheDir: cacheDirOf(o, io), onProgress };
+}
+
+/** The index built or refreshed, with the progress bar: its graph decoded only if read (`index` reads the summary). */
+export async function buildIndexResult(o: CommonOptions, io: Io): Promise<IndexResult> {
+  return (await indexResult(o, io, true)).result;
+}
+
+export async function loadIndex(o: CommonOptions, io: Io, progress = false): Promise<Loaded> {
+  const { result, root } = await indexResult(o, io, progress);
+  return { result, table: new SymbolTable(result.graph.symbols), view: new GraphView(result.graph), root };
+}
+
+/** The index, built or refreshed as needed; its graph is decoded only when read. `known`: the source folder, if already found. */
+async function indexResult(o: CommonOptions, io: Io, progress = false, known?: string): Promise<{ result: IndexResult; root: string }> {
+  const options = await indexOptions(o, io, progress, known);
   try {
-    const options = { root, ctx: buildContext(o), scope, cacheDir: cacheDirOf(o, io), onProgress };
     // `index` builds: every file whose stat moved since the last scan is read and hashed again (see
     // source/snapshot.ts). Queries trust the store when no file's size or mtime moved.
     const { buildIndex, loadIndex: loadStoredIndex } = await import('../index/build.js');
-    return { result: progress ? buildIndex(options) : loadStoredIndex(options), root };
+    return { result: progress ? buildIndex(options) : loadStoredIndex(options), root: options.root };
   } catch (err) {
     if (err instanceof SourceError) throw new UserError(err.message, 2, err.hint);
     throw err;

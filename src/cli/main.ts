@@ -26,6 +26,7 @@ export async function main(argv: string[], io: Io = defaultIo()): Promise<number
   const opts = (c: Command) => c.opts() as CommonOptions;
   common(program.command('index').description('build (or refresh) the index and print a summary'))
     .option('--unresolved', 'list unresolved call sites by reason')
+    .option('--watch', 'keep running: build again after each change to a Go file in scope or go.mod')
     .action(async (_o, c: Command) => { code = await cmd.indexCommand(opts(c), io); });
   common(program.command('fetch').description('clone the pinned release (shallow, sparse) into the cache'))
     .action(async (_o, c: Command) => { code = await cmd.fetchCommand(opts(c), io); });

@@ -3,7 +3,7 @@
  * reader sees the old content or the new, never half of it. Only node:fs, so the query path (key.ts)
  * can write through it too.
  */
-import { closeSync, mkdirSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, fstatSync, mkdirSync, openSync, renameSync, rmSync, writeSync, type BigIntStats } from 'node:fs';
 import { join } from 'node:path';
 
 /** Writes to a temporary file in the same folder, then renames it over the target. */
@@ -31,6 +31,10 @@ export function openAtomic(file: string) {
   return {
     write(c: Uint8Array) {
       for (let done = 0; done < c.length;) done += writeSync(fd, c, done, c.length - done);
+    },
+    /** The stat of what was written so far (the file keeps its device, inode, size and mtime through the rename). */
+    stat(): BigIntStats {
+      return fstatSync(fd, { bigint: true });
     },
     close() {
       closeSync(fd);

@@ -9,7 +9,7 @@ import type { BuildContext, Diagnostic, Graph } from '../model/index.js';
 import { scanSource, SourceError, statNow, type Scope, type SourceScan, type SourcePackage, type SourceSnapshot } from '../source/index.js';
 import { extractAll, factsShift, nativeParserInUse, newClock, unpackFacts, workersFor, type FileFacts, type ParseClock, type StringTable } from '../parse/index.js';
 import { buildProgram, resolveProgram, symbolFields, type PackageInput } from '../resolve/index.js';
-import { appendFactsEntries, contentHash, graphFileLabelled, textHash, factsHash, factsKey, factsPackWriter, readFactsEntries, readFactsPack, readGraphFile, readPack, writeGraphFile, writePack, type FactsPack } from './cache.js';
+import { appendFactsEntries, contentHash, graphFileLabelled, textHash, factsHash, factsKey, factsPackWriter, readFactsEntries, readFactsPack, readGraphFile, readPack, writeGraphFile, writePack, type FactsPack, type PackMemo } from './cache.js';
 import { decodePacked, encodePacked, PACK_VERSION, packGraph, summarize, unpackGraph, type GraphSummary, type PackedGraph } from '../graph/pack.js';
 import { encodeStoreParts, moveStoreLinesParts } from '../graph/store.js';
 import { remapPackedBytes, type FileMove } from '../graph/remap.js';
@@ -18,8 +18,10 @@ import { encodeFreshness, FRESH_FILE, freshNow, indexDir, manifestOf, nativeStat
 import { toolStamp } from './key.js';
 import { pruneIndexes, writeOwner } from './prune.js';
 import { readWhole } from './mapped.js';
+import { watchWith, type IndexWatch, type WatchOptions } from './watch.js';
 
 export { indexDir, openStore } from './stored.js';
+export { WATCH_DEBOUNCE_MS, WatchError, type IndexWatch, type WatchBuild, type WatchOptions } from './watch.js';
 
 export interface IndexOptions {
   root: string;
@@ -33,6 +35,8 @@ export interface IndexOptions {
   workers?: number;
   /** See ScanOptions.racyMs (tests only). */
   racyMs?: number;
+  /** Decoded state and snapshot files kept from one build to the next, in a process that builds again and again (see PackMemo). */
+  memo?: PackMemo;
 }
 
 export interface IndexResult {
@@ -150,7 +154,7 @@ const CUTOFF_MAX_FILES = 64;
 export function loadIndex(opts: IndexOptions): IndexResult {
   const t0 = performance.now();
   const dir = indexDir(opts);
-  const state = readPack<IndexState>(join(dir, STATE_FILE));
+  const state = readPack<IndexState>(join(dir, STATE_FILE), opts.memo);
   const manifest = state && readFreshness(dir);
   const fresh = state && manifest && manifest.graph === state.inputs.key && manifest.stamp === state.stamp && freshNow(manifest);
   const bytes = fresh ? storedGraphLater(dir, state) : undefined;
@@ -190,6 +194,11 @@ export function buildIndex(opts: IndexOptions): IndexResult {
   }
 }
 
+/** Keeps the index of `opts.root` up to date while the tree is edited: builds now, then after each change (see watch.ts). */
+export function watchIndex(opts: WatchOptions): IndexWatch {
+  return watchWith(buildIndex, indexDir(opts), opts);
+}
+
 /** A file read for parsing gave other bytes than the ones hashed for it earlier in the build. */
 class ChangedUnderBuild extends Error {}
 
@@ -203,7 +212,7 @@ function build(opts: IndexOptions, useSnapshot: boolean): IndexResult {
   };
   const dir = indexDir(opts);
   const sourceFile = join(dir, SOURCE_FILE);
-  const previous = useSnapshot && !opts.fresh ? readPack<SourceSnapshot>(sourceFile) : undefined;
+  const previous = useSnapshot && !opts.fresh ? readPack<SourceSnapshot>(sourceFile, opts.memo) : undefined;
   let scan: SourceScan;
   try {
     scan = scanSource(opts.root, opts.ctx, opts.scope ?? 'default', { previous, statMany: nativeStatAll(), racyMs: opts.racyMs });
@@ -253,7 +262,7 @@ function build(opts: IndexOptions, useSnapshot: boolean): IndexResult {
   const keepSnapshot = () => {
     if (!scan.changed && read === 0) return;
     const snapshot = scan.snapshot(hashes);
-    if (snapshot) writePack(sourceFile, snapshot);
+    if (snapshot) writePack(sourceFile, snapshot, opts.memo);
     else rmSync(sourceFile, { force: true });
   };
   // Each file's and dir's size and mtime as the scan found them, before reading: the freshness manifest a build writes.
@@ -263,7 +272,7 @@ function build(opts: IndexOptions, useSnapshot: boolean): IndexResult {
   };
   // Every file's content hash, in order, hashed once more: the graph's identity, kept short for the query store's header.
   const stamp = textHash(contents.map((c) => c.hash).join(','));
-  const state = opts.fresh ? undefined : readPack<IndexState>(stateFile);
+  const state = opts.fresh ? undefined : readPack<IndexState>(stateFile, opts.memo);
   const storeFile = join(dir, STORE_FILE);
   lap('load');
   if (state?.stamp === stamp) {
@@ -299,7 +308,7 @@ function build(opts: IndexOptions, useSnapshot: boolean): IndexResult {
       lap('load');
       const result = lazyResult(bytes, { timings, files: counts, fromCache: true, cutOff: 'facts' }, state.summary);
       const manifest = manifestNow();
-      writePack(stateFile, { stamp, graph: state.graph, inputs, summary: result.summary } satisfies IndexState);
+      writePack(stateFile, { stamp, graph: state.graph, inputs, summary: result.summary } satisfies IndexState, opts.memo);
       // The store's graph is unchanged too: only the manifest file beside it is written.
       storeFor(dir, inputs.key, stamp, manifest, () => result.graph);
       keep();
@@ -318,7 +327,7 @@ function build(opts: IndexOptions, useSnapshot: boolean): IndexResult {
       const result = lazyResult(() => decodePacked(Buffer.concat(moved.parts)), { timings, files: counts, fromCache: false, cutOff }, summary);
       const manifest = manifestNow();
       writeGraphFile(join(dir, GRAPH_FILE), graphLabel(stamp), moved.parts);
-      writePack(stateFile, { stamp, graph: graphLabel(stamp), inputs, summary: result.summary } satisfies IndexState);
+      writePack(stateFile, { stamp, graph: graphLabel(stamp), inputs, summary: result.summary } satisfies IndexState, opts.memo);
       // The store's lines move as the graph's did; it is written anew only if it cannot be read.
       if (!moveStoreFile(storeFile, state.inputs.key, inputs.key, moved.shifts)) writeStore(storeFile, result.graph, inputs.key);
       writeFreshnessFile(dir, stamp, inputs.key, manifest);
@@ -337,7 +346,7 @@ function build(opts: IndexOptions, useSnapshot: boolean): IndexResult {
   const packed = packGraph(graph);
   const summary = summarize(packed);
   writeGraphFile(join(dir, GRAPH_FILE), graphLabel(stamp), encodePacked(packed));
-  writePack(stateFile, { stamp, graph: graphLabel(stamp), inputs, summary } satisfies IndexState);
+  writePack(stateFile, { stamp, graph: graphLabel(stamp), inputs, summary } satisfies IndexState, opts.memo);
   writeStore(storeFile, graph, inputs.key);
   writeFreshnessFile(dir, stamp, inputs.key, manifest);
   keepSnapshot();

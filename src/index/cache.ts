@@ -3,7 +3,7 @@
  * tree and build context, written atomically, so a second run re-parses only files whose bytes changed.
  */
 import { createHash } from 'node:crypto';
-import { closeSync, fstatSync, openSync, readSync, rmSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readSync, rmSync, statSync, type BigIntStats } from 'node:fs';
 import { deserialize, serialize } from 'node:v8';
 import { openAtomic, writeBytes, writeParts } from './atomic.js';
 import { FACTS_VERSION } from './key.js';
@@ -27,16 +27,64 @@ export function factsHash(packed: Uint8Array): string {
   return createHash('md5').update(packed).digest('hex');
 }
 
-export function readPack<T>(file: string): T | undefined {
+/**
+ * Decoded pack files kept by a process that builds again and again (`index --watch`), each with the
+ * identity of the file it came from (device, inode, size, mtime in ns): a read of a file that is still
+ * that one returns the value without decoding it again, and a write keeps the value it wrote. Another
+ * process's write is a rename of a new file, so another inode: it is decoded. The values are shared,
+ * not copied: the build only reads the state and the snapshot it gets.
+ */
+export class PackMemo {
+  private kept = new Map<string, { id: string; value: unknown }>();
+
+  get(file: string, id: string): unknown {
+    const k = this.kept.get(file);
+    return k && k.id === id ? k.value : undefined;
+  }
+
+  set(file: string, id: string, value: unknown): void {
+    this.kept.set(file, { id, value });
+  }
+
+  delete(file: string): void {
+    this.kept.delete(file);
+  }
+}
+
+function identity(st: BigIntStats): string {
+  return `${st.dev}:${st.ino}:${st.size}:${st.mtimeNs}`;
+}
+
+export function readPack<T>(file: string, memo?: PackMemo): T | undefined {
   try {
-    return deserialize(readWhole(file)) as T;
+    if (!memo) return deserialize(readWhole(file)) as T;
+    const st = statSync(file, { bigint: true, throwIfNoEntry: false });
+    if (!st) return undefined;
+    const id = identity(st);
+    const kept = memo.get(file, id);
+    if (kept !== undefined) return kept as T;
+    const value = deserialize(readWhole(file)) as T;
+    memo.set(file, id, value);
+    return value;
   } catch {
     return undefined;
   }
 }
 
-export function writePack(file: string, value: unknown): void {
-  writeBytes(file, serialize(value));
+export function writePack(file: string, value: unknown, memo?: PackMemo): void {
+  if (!memo) return writeBytes(file, serialize(value));
+  memo.delete(file);
+  const out = openAtomic(file);
+  let id: string;
+  try {
+    out.write(serialize(value));
+    id = identity(out.stat());
+  } catch (err) {
+    out.abort();
+    throw err;
+  }
+  out.close();
+  memo.set(file, id, value);
 }
 
 const GRAPH_MAGIC = 'KAG1';

@@ -1,0 +1,191 @@
+/**
+ * `index --watch`: one process that keeps the index up to date while the tree is edited. It builds
+ * once, then watches the folders of the scope's packages and the root (for go.mod), and builds again
+ * shortly after a Go file (or go.mod) there changes. A build in a process that keeps running is about
+ * half as dear as the same build in a fresh one: the code is compiled and the heap is grown already.
+ *
+ * The watch only says when to build; what changed is found by the build itself (every path's stat
+ * against the last scan, see source/snapshot.ts), so an event that is missed or merged costs nothing
+ * but the wait for the next one. The watched folders are read from the manifest the build writes
+ * beside the query store, again after every build that resolved (only those can change the scope).
+ */
+import { watch, type FSWatcher } from 'node:fs';
+import { dirname, relative, sep } from 'node:path';
+import { manifestPaths, readFreshness } from './stored.js';
+import { PackMemo } from './cache.js';
+import type { IndexOptions, IndexResult } from './build.js';
+
+export interface WatchOptions extends IndexOptions {
+  /** How long after the last event a build starts (default WATCH_DEBOUNCE_MS): an editor's save is often several events. */
+  debounceMs?: number;
+  /** Stops the watch: the watchers are closed and `closed` resolves. */
+  signal?: AbortSignal;
+  /** After each build, with what it did. */
+  onBuild: (report: WatchBuild) => void;
+  /** A build that failed (a go.mod gone, a folder unreadable): the watch goes on, and builds again at the next change. */
+  onError: (err: Error) => void;
+}
+
+export interface WatchBuild {
+  result: IndexResult;
+  /** The build's own time. */
+  ms: number;
+  /** From the first event the build answers to, to its end (undefined for the first build). */
+  sinceEvent?: number;
+  /** The paths the events named (relative to the root, sorted); empty for the first build. */
+  touched: string[];
+  /** Whether the build found anything changed (a file parsed again, the graph resolved), or follows a build that failed. */
+  changed: boolean;
+  /** How many folders are watched after the build. */
+  watching: number;
+}
+
+export interface IndexWatch {
+  /** Resolves once the watch has stopped (its signal aborted, or close called). */
+  closed: Promise<void>;
+  close(): void;
+}
+
+/** The wait after the last event before a build, in ms. */
+export const WATCH_DEBOUNCE_MS = 20;
+
+/** A watch that cannot be set up at all (the first build is not one: it is passed to onError). */
+export class WatchError extends Error {}
+
+/** Names whose change can change the index: Go files and the module file (and unnamed events, to be safe). */
+function relevant(name: string | null): boolean {
+  return name === null || name.endsWith('.go') || name === 'go.mod';
+}
+
+/** The folders to watch: each scope package's folder (a file's folder in the manifest), and the root. */
+function foldersOf(opts: IndexOptions, dir: string): Set<string> {
+  const out = new Set<string>([opts.root]);
+  const fresh = readFreshness(dir);
+  if (!fresh) return out;
+  for (const p of manifestPaths(fresh)) if (p.endsWith('.go')) out.add(dirname(p));
+  return out;
+}
+
+/**
+ * Watches the tree of `opts.root` and keeps its index built with `build` (the indexer's buildIndex;
+ * a parameter so that the watching can be tested on its own). The first build runs at once.
+ */
+export function watchWith(build: (opts: IndexOptions) => IndexResult, dir: string, opts: WatchOptions): IndexWatch {
+  const debounce = opts.debounceMs ?? WATCH_DEBOUNCE_MS;
+  // Each build reads the state and the snapshot the one before wrote: kept decoded in between.
+  const buildOpts: IndexOptions = { ...opts, memo: opts.memo ?? new PackMemo() };
+  const watchers = new Map<string, FSWatcher>();
+  const touched = new Set<string>();
+  let firstEvent: number | undefined;
+  let timer: NodeJS.Timeout | undefined;
+  let stopped = false;
+  let refresh = true;
+  /** The last build failed: the next one that works is news even if it finds the index as it was. */
+  let failing = false;
+  let done!: () => void;
+  const closed = new Promise<void>((r) => (done = r));
+
+  const close = () => {
+    if (stopped) return;
+    stopped = true;
+    if (timer) clearTimeout(timer);
+    for (const w of watchers.values()) w.close();
+    watchers.clear();
+    done();
+  };
+
+  const schedule = () => {
+    if (stopped) return;
+    if (timer) clearTimeout(timer);
+    timer = setTimeout(() => runBuild(), debounce);
+  };
+
+  const onEvent = (folder: string, name: string | null) => {
+    if (!relevant(name)) return;
+    firstEvent ??= performance.now();
+    const rel = relative(opts.root, name === null ? folder : `${folder}${sep}${name}`);
+    touched.add(rel === '' ? '.' : rel.split(sep).join('/'));
+    schedule();
+  };
+
+  /** Watches `want` and nothing else; a folder that cannot be watched (gone since) is left out and a build follows. */
+  const rewatch = (want: Set<string>) => {
+    for (const [folder, w] of watchers) {
+      if (want.has(folder)) continue;
+      w.close();
+      watchers.delete(folder);
+    }
+    for (const folder of want) {
+      if (watchers.has(folder)) continue;
+      let w: FSWatcher;
+      try {
+        w = watch(folder, { persistent: true }, (_event, name) => onEvent(folder, typeof name === 'string' ? name : null));
+      } catch (err) {
+        const e = err as NodeJS.ErrnoException;
+        if (e.code === 'ENOSPC' || e.code === 'EMFILE') {
+          throw new WatchError(`cannot watch ${want.size} folders: the system's limit on watches is reached (${e.code}; on Linux raise fs.inotify.max_user_watches)`);
+        }
+        // Gone or unreadable: the next build finds out why, and the scope says whether it is still wanted.
+        refresh = true;
+        continue;
+      }
+      // A folder removed or renamed: stop watching it; the build that follows says whether it is still in scope.
+      w.on('error', () => {
+        w.close();
+        if (watchers.get(folder) === w) watchers.delete(folder);
+        refresh = true;
+        onEvent(folder, null);
+      });
+      watchers.set(folder, w);
+    }
+  };
+
+  /** One build and what follows it. The first build's error is thrown (the watch does not start); later ones go to onError. */
+  const runBuild = (first = false) => {
+    timer = undefined;
+    if (stopped) return;
+    const names = [...touched].sort();
+    const since = firstEvent;
+    touched.clear();
+    firstEvent = undefined;
+    const t = performance.now();
+    let result: IndexResult;
+    try {
+      result = build(buildOpts);
+    } catch (err) {
+      if (first) throw err;
+      refresh = true;
+      failing = true;
+      opts.onError(err as Error);
+      return;
+    }
+    const end = performance.now();
+    const changed = failing || !(result.fromCache && !result.cutOff && result.files.parsed === 0);
+    failing = false;
+    // Only a build that resolved can have changed which packages are in scope.
+    if (refresh || (!result.fromCache && !result.cutOff)) {
+      refresh = false;
+      try {
+        rewatch(foldersOf(opts, dir));
+      } catch (err) {
+        if (first) throw err;
+        opts.onError(err as Error);
+        close();
+        return;
+      }
+    }
+    opts.onBuild({ result, ms: end - t, sinceEvent: since === undefined ? undefined : end - since, touched: names, changed, watching: watchers.size });
+  };
+
+  if (opts.signal?.aborted) close();
+  else {
+    try {
+      runBuild(true);
+    } catch (err) {
+      close();
+      throw err;
+    }
+    opts.signal?.addEventListener('abort', close, { once: true });
+  }
+  return { closed, close };
+}

@@ -1,0 +1,236 @@
+/**
+ * `index --watch`: one process builds, then builds again after each change to a Go file in scope (or
+ * go.mod), and each of those builds gives what a build in a new process would.
+ */
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { appendFileSync, cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { buildIndex, watchIndex, type IndexOptions, type WatchBuild } from '../../src/index/build.js';
+import { watchWith } from '../../src/index/watch.js';
+import { PackMemo, readPack, writePack } from '../../src/index/cache.js';
+import { defaultBuildContext } from '../../src/source/index.js';
+import { packGraph, unpackGraph } from '../../src/graph/pack.js';
+import type { Graph } from '../../src/model/index.js';
+import { main } from '../../src/cli/main.js';
+import type { Io } from '../../src/cli/context.js';
+
+const fixture = resolve('test/fixtures/go/kubelike');
+
+function tree(): IndexOptions {
+  const root = mkdtempSync(join(tmpdir(), 'ka-watch-tree-'));
+  cpSync(fixture, root, { recursive: true });
+  return { root, ctx: defaultBuildContext(), cacheDir: mkdtempSync(join(tmpdir(), 'ka-watch-cache-')), workers: 0 };
+}
+
+/** The graph as its pack keeps it, so that a loaded graph and a resolved one compare. */
+function normal(g: Graph): Graph {
+  return unpackGraph(packGraph(g));
+}
+
+type Event = { build: WatchBuild } | { error: Error };
+
+/** A watch on `loc` whose builds and errors are queued, to be taken one at a time (`next`) with a time limit. */
+function watching(loc: IndexOptions) {
+  const queue: Event[] = [];
+  let wake: (() => void) | undefined;
+  const push = (e: Event) => {
+    queue.push(e);
+    wake?.();
+  };
+  const stop = new AbortController();
+  const w = watchIndex({ ...loc, signal: stop.signal, onBuild: (build) => push({ build }), onError: (error) => push({ error }) });
+  const next = async (ms = 10_000): Promise<Event | undefined> => {
+    const deadline = Date.now() + ms;
+    while (queue.length === 0) {
+      const left = deadline - Date.now();
+      if (left <= 0) return undefined;
+      await new Promise<void>((r) => {
+        const t = setTimeout(r, left);
+        wake = () => {
+          clearTimeout(t);
+          r();
+        };
+      });
+      wake = undefined;
+    }
+    return queue.shift();
+  };
+  /** The next build that found a change (builds that found none, such as a second event of one save, are skipped). */
+  const nextChange = async (): Promise<WatchBuild> => {
+    for (;;) {
+      const e = await next();
+      assert.ok(e, 'a build follows the change within 10 s');
+      if ('error' in e) throw e.error;
+      if (e.build.changed) return e.build;
+    }
+  };
+  return { w, next, nextChange, stop };
+}
+
+describe('index --watch (watchIndex)', () => {
+  it('builds at once, then after each change to a Go file in scope, each time as a fresh build would', async () => {
+    const loc = tree();
+    const { w, next, nextChange, stop } = watching(loc);
+    try {
+      const first = await next();
+      assert.ok(first && 'build' in first, 'the first build is reported');
+      assert.equal(first.build.touched.length, 0);
+      assert.equal(first.build.sinceEvent, undefined);
+      assert.equal(first.build.result.fromCache, false);
+      // The root (for go.mod) and each package folder in scope.
+      assert.ok(first.build.watching > 5, `watching ${first.build.watching} folders`);
+      const watched = first.build.watching;
+
+      const kubelet = join(loc.root, 'pkg/kubelet/kubelet.go');
+      appendFileSync(kubelet, '\n// a comment the watch sees\n');
+      const comment = await nextChange();
+      assert.deepEqual(comment.touched, ['pkg/kubelet/kubelet.go']);
+      assert.equal(comment.result.cutOff, 'facts');
+      assert.ok(comment.sinceEvent! >= comment.ms, 'the time since the event includes the build');
+
+      appendFileSync(kubelet, '\nfunc watchedHelper() int { return len("x") }\n');
+      const fn = await nextChange();
+      assert.equal(fn.result.cutOff, undefined, 'new facts: resolved again');
+      assert.ok(fn.result.graph.symbols.some((s) => s.name === 'watchedHelper'));
+      assert.deepEqual(normal(fn.result.graph), normal(buildIndex({ ...loc, cacheDir: mkdtempSync(join(tmpdir(), 'ka-watch-cache-')) }).graph));
+      assert.equal(fn.watching, watched);
+
+      // A new package, imported from the kubelet: its folder joins the watch once a build puts it in scope.
+      mkdirSync(join(loc.root, 'pkg/kubelet/watched'));
+      writeFileSync(join(loc.root, 'pkg/kubelet/watched/watched.go'), 'package watched\n\nfunc Helper() int { return 1 }\n');
+      const text = readFileSync(kubelet, 'utf8').replace(/^import \(/m, 'import (\n\t"k8s.io/kubernetes/pkg/kubelet/watched"');
+      writeFileSync(kubelet, text + '\nfunc usesWatched() int { return watched.Helper() }\n');
+      const imported = await nextChange();
+      assert.equal(imported.watching, watched + 1, 'the new package folder is watched');
+      assert.ok(imported.result.graph.symbols.some((s) => s.id.endsWith('watched.Helper')));
+      appendFileSync(join(loc.root, 'pkg/kubelet/watched/watched.go'), '\nfunc Other() {}\n');
+      const inNew = await nextChange();
+      assert.deepEqual(inNew.touched, ['pkg/kubelet/watched/watched.go']);
+      assert.ok(inNew.result.graph.symbols.some((s) => s.id.endsWith('watched.Other')));
+    } finally {
+      stop.abort();
+      await w.closed;
+    }
+  });
+
+  it('builds once for changes that come together, and not at all for files that are not Go', async () => {
+    const loc = tree();
+    const { w, next, nextChange, stop } = watching(loc);
+    try {
+      await next();
+      writeFileSync(join(loc.root, 'pkg/kubelet/notes.txt'), 'not Go\n');
+      assert.equal(await next(400), undefined, 'no build for a text file');
+      appendFileSync(join(loc.root, 'pkg/kubelet/kubelet.go'), '\n// one\n');
+      appendFileSync(join(loc.root, 'pkg/kubelet/kubelet_pods.go'), '\n// two\n');
+      const both = await nextChange();
+      assert.deepEqual(both.touched, ['pkg/kubelet/kubelet.go', 'pkg/kubelet/kubelet_pods.go']);
+      assert.equal(both.result.files.parsed, 2);
+    } finally {
+      stop.abort();
+      await w.closed;
+    }
+  });
+
+  it('reports a build that fails and goes on: the next change builds again', async () => {
+    const loc = tree();
+    const { w, next, nextChange, stop } = watching(loc);
+    try {
+      await next();
+      const mod = readFileSync(join(loc.root, 'go.mod'));
+      rmSync(join(loc.root, 'go.mod'));
+      let e = await next();
+      // The removal may come as more than one event: skip builds that found nothing.
+      while (e && 'build' in e && !e.build.changed) e = await next();
+      assert.ok(e && 'error' in e, 'the failed build is reported');
+      assert.match(e.error.message, /go\.mod/);
+      writeFileSync(join(loc.root, 'go.mod'), mod);
+      const back = await nextChange();
+      assert.deepEqual(back.touched, ['go.mod']);
+      assert.ok(back.result.graph.symbols.length > 0);
+    } finally {
+      stop.abort();
+      await w.closed;
+    }
+  });
+
+  it('throws the first build\'s error and does not start', () => {
+    const root = mkdtempSync(join(tmpdir(), 'ka-watch-empty-'));
+    assert.throws(() => watchIndex({ root, ctx: defaultBuildContext(), cacheDir: mkdtempSync(join(tmpdir(), 'ka-watch-cache-')), onBuild: () => {}, onError: () => {} }), /is empty, not a Kubernetes checkout/);
+  });
+
+  it('does not build when its signal is already aborted, and closes when it is aborted later', async () => {
+    let builds = 0;
+    const fake = () => {
+      builds++;
+      return { fromCache: true, files: { total: 0, parsed: 0, cached: 0 } } as never;
+    };
+    const stopped = new AbortController();
+    stopped.abort();
+    const opts = { root: tmpdir(), ctx: defaultBuildContext(), cacheDir: mkdtempSync(join(tmpdir(), 'ka-watch-cache-')), onBuild: () => {}, onError: () => {} };
+    await watchWith(fake, opts.cacheDir, { ...opts, signal: stopped.signal }).closed;
+    assert.equal(builds, 0);
+    const later = new AbortController();
+    const w = watchWith(fake, opts.cacheDir, { ...opts, signal: later.signal });
+    assert.equal(builds, 1);
+    later.abort();
+    await w.closed;
+  });
+});
+
+describe('kubelet-atlas index --watch', () => {
+  it('prints the first build as JSON, then a line per build that found a change, and exits 0 when stopped', async () => {
+    const loc = tree();
+    const stop = new AbortController();
+    const lines: string[] = [];
+    let err = '';
+    const io: Io = {
+      out: (s) => {
+        lines.push(...s.split('\n').filter(Boolean));
+        if (lines.length === 1) setTimeout(() => appendFileSync(join(loc.root, 'pkg/kubelet/kubelet.go'), '\n// watched\n'), 50);
+        if (lines.length === 2) stop.abort();
+      },
+      err: (s) => { err += s; },
+      isTTY: false,
+      env: { HOME: tmpdir() },
+      stop: stop.signal,
+    };
+    const code = await main(['node', 'kubelet-atlas', 'index', '--watch', '--json', '--source', loc.root, '--cache-dir', loc.cacheDir], io);
+    assert.equal(code, 0, err);
+    const [first, second] = lines.map((l) => JSON.parse(l));
+    assert.equal(first.event, 'build');
+    assert.ok(first.stats.symbols > 0);
+    assert.deepEqual(second.touched, ['pkg/kubelet/kubelet.go']);
+    assert.equal(second.cutOff, 'facts');
+    assert.equal(typeof second.sinceEvent, 'number');
+  });
+
+  it('exits 2 with a clear error when the first build cannot be made', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'ka-watch-empty-'));
+    let err = '';
+    const io: Io = { out: () => {}, err: (s) => { err += s; }, isTTY: false, env: { HOME: tmpdir() }, stop: new AbortController().signal };
+    const code = await main(['node', 'kubelet-atlas', 'index', '--watch', '--source', root, '--cache-dir', mkdtempSync(join(tmpdir(), 'ka-watch-cache-'))], io);
+    assert.equal(code, 2);
+    assert.match(err, /is empty, not a Kubernetes checkout/);
+    assert.doesNotMatch(err, /at .*\.js:\d+/, 'no stack trace');
+  });
+});
+
+describe('PackMemo', () => {
+  it('gives back the value a build wrote or read while the file is that one, and decodes a file written by another process', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ka-memo-'));
+    const file = join(dir, 'state.v8');
+    const memo = new PackMemo();
+    const mine = { n: 1 };
+    writePack(file, mine, memo);
+    assert.equal(readPack(file, memo), mine, 'what this process wrote, not decoded again');
+    // Another process's write: a new file renamed over the old one.
+    writePack(file, { n: 2 });
+    const theirs = readPack<{ n: number }>(file, memo);
+    assert.deepEqual(theirs, { n: 2 });
+    assert.equal(readPack(file, memo), theirs, 'kept once read');
+    rmSync(file);
+    assert.equal(readPack(file, memo), undefined, 'a file gone is no value');
+  });
+});
