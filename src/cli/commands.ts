@@ -11,6 +11,17 @@ export async function indexCommand(o: CommonOptions & { unresolved?: boolean; wa
   return printIndex(await buildIndexResult(o, io), o, io);
 }
 
+/** How a build's graph was had without resolving (see IndexResult.cutOff), or '' when it was resolved. */
+function graphFrom(result: IndexResult): string {
+  return result.cutOff === 'facts'
+    ? 'graph from cache (the changed files\' facts are the same)'
+    : result.cutOff === 'positions'
+      ? 'graph from cache with the changed files\' lines moved'
+      : result.cutOff === 'records'
+        ? 'graph from cache with the changed files\' lines moved and their symbols\' docs and fingerprints made again'
+        : result.fromCache ? 'graph from cache' : '';
+}
+
 /** The summary of a build, as `index` prints it (or its JSON); the exit code: 1 when it has errors. */
 function printIndex(result: IndexResult, o: CommonOptions & { unresolved?: boolean }, io: Io): number {
   // The summary kept with the graph: the graph itself is decoded only to list unresolved sites.
@@ -23,16 +34,11 @@ function printIndex(result: IndexResult, o: CommonOptions & { unresolved?: boole
   const s = g.stats;
   io.out(`indexed ${g.root}\n`);
   const how = result.parser && result.files.parsed ? ` with the ${result.parser.native ? 'native parser' : 'tree-sitter bindings'} on ${result.parser.workers ? `${result.parser.workers} threads` : 'one thread'}` : '';
-  const graphFrom = result.cutOff === 'facts'
-    ? ', graph from cache (the changed files\' facts are the same)'
-    : result.cutOff === 'positions'
-      ? ', graph from cache with the changed files\' lines moved'
-      : result.cutOff === 'records'
-        ? ', graph from cache with the changed files\' lines moved and their symbols\' docs and fingerprints made again'
-        : result.fromCache ? ', graph from cache' : '';
+  const from = graphFrom(result);
+  const graphFromText = from ? `, ${from}` : '';
   // How many files were read and hashed: the others' stats were as the last scan left them.
   const read = result.files.read === undefined ? '' : `, ${result.files.read} read`;
-  io.out(`  packages ${s.packages}, files ${s.files} (${result.files.cached} from cache, ${result.files.parsed} parsed${how}${read})${graphFrom}\n`);
+  io.out(`  packages ${s.packages}, files ${s.files} (${result.files.cached} from cache, ${result.files.parsed} parsed${how}${read})${graphFromText}\n`);
   io.out(`  symbols ${s.symbols} (functions, methods and closures: ${s.functions})\n`);
   const kinds = Object.keys(s).filter((k) => k.startsWith('edges.')).sort().map((k) => `${k.slice(6)} ${s[k]}`).join(', ');
   io.out(`  edges ${s.edges}: ${kinds}\n`);
@@ -87,13 +93,7 @@ async function watchCommand(o: CommonOptions & { unresolved?: boolean }, io: Io)
     }
     const r = b.result;
     const what = b.touched.length === 0 ? 'a change' : b.touched.length <= 3 ? b.touched.join(', ') : `${b.touched.slice(0, 3).join(', ')} and ${b.touched.length - 3} more`;
-    const how = r.cutOff === 'facts'
-      ? 'graph from cache (same facts)'
-      : r.cutOff === 'positions'
-        ? 'graph from cache, lines moved'
-        : r.cutOff === 'records'
-          ? 'graph from cache, lines moved and symbol records made again'
-          : r.fromCache ? 'graph from cache' : `resolved again: ${r.summary.stats.symbols} symbols, ${r.summary.stats.edges} edges, ${r.summary.unresolved} unresolved sites`;
+    const how = graphFrom(r) || `resolved again: ${r.summary.stats.symbols} symbols, ${r.summary.stats.edges} edges, ${r.summary.unresolved} unresolved sites`;
     const errors = r.summary.diagnostics.filter((d) => d.severity === 'error');
     const after = b.sinceEvent === undefined ? '' : ` (${Math.round(b.sinceEvent)} ms after the first change)`;
     io.out(`${clock()} ${what}: re-indexed in ${Math.round(b.ms)} ms${after}, ${r.files.parsed} parsed, ${how}${errors.length ? `; ${errors.length} errors` : ''}\n`);
