@@ -196,3 +196,38 @@ function refieldSymbols(p: ReturnType<typeof openPacked>, symbols: Int32Array, i
     stringBytes: grown('stringBytes', (s) => Buffer.byteLength(s)),
   };
 }
+
+/**
+ * The moves that take a graph's lines where `first` and then `then` put them: what one move of the
+ * graph's bytes to the newest lines gives. A file moved twice maps each line `first` knew through both
+ * maps, and takes the newer fields if `then` has any. Undefined when a line `first` placed has no place
+ * in `then` (the second edit's map is of the facts the first one made, which hold every such line, so
+ * this means something else changed).
+ */
+export function composeMoves(first: readonly FileMove[], then: readonly FileMove[]): FileMove[] | undefined {
+  const out = new Map<string, FileMove>(first.map((m) => [m[0], m]));
+  for (const move of then) {
+    const [file, lines, fields] = move;
+    const before = out.get(file);
+    if (!before) {
+      out.set(file, move);
+      continue;
+    }
+    const both = new Map<number, number>();
+    for (const [from, via] of before[1]) {
+      const to = lines.get(via);
+      if (to === undefined) return undefined;
+      both.set(from, to);
+    }
+    const f = fields ?? before[2];
+    out.set(file, f ? [file, both, f] : [file, both]);
+  }
+  return [...out.values()];
+}
+
+/** How many lines the moves map, over all their files: what an index keeps beside its graph until it is written again. */
+export function movedLineCount(moves: readonly FileMove[]): number {
+  let n = 0;
+  for (const [, lines] of moves) n += lines.size;
+  return n;
+}

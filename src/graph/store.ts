@@ -243,9 +243,7 @@ export function moveStoreLinesParts(old: Buffer, from: string, graph: string, mo
       const lines = movedLines.get(rec.file);
       // The package's own record stays at line 1 (see remapLines).
       if (!lines || rec.id === rec.pkg) continue;
-      const fields = movedFields.get(rec.file);
-      const placed = { ...rec, line: to(lines, rec.line), endLine: to(lines, rec.endLine) };
-      const again = Buffer.from(JSON.stringify(fields ? refielded(placed, fields) : placed));
+      const again = Buffer.from(JSON.stringify(movedRecord(rec, (n) => to(lines, n), movedFields.get(rec.file))));
       for (; next <= i; next++) jsonStart[next] = starts[next] + delta;
       json.push(records.subarray(done, starts[i]), again);
       done = starts[i + 1];
@@ -265,6 +263,22 @@ export function moveStoreLinesParts(old: Buffer, from: string, graph: string, mo
     return layout({ ...header, graph, sections: {} }, sections);
   } catch {
     return undefined;
+  }
+}
+
+/** A symbol record of a moved file at its new lines (`to` maps them), with its new doc and fingerprint when the move has fields. */
+function movedRecord(rec: SymbolRecord, to: (n: number) => number, fields: SymbolFields | undefined): SymbolRecord {
+  const placed = { ...rec, line: to(rec.line), endLine: to(rec.endLine) };
+  return fields ? refielded(placed, fields) : placed;
+}
+
+/** movedRecord for a reader: a record its move has no fields for (the build checked there are none such) keeps its own. */
+function movedRecordOr(rec: SymbolRecord, lines: ReadonlyMap<number, number>, fields: SymbolFields | undefined): SymbolRecord {
+  const to = (n: number) => lines.get(n) ?? n;
+  try {
+    return movedRecord(rec, to, fields);
+  } catch {
+    return movedRecord(rec, to, undefined);
   }
 }
 
@@ -384,6 +398,8 @@ export class GraphStore {
   private records = new Map<number, SymbolRecord>();
   private nameCache = new Map<number, string>();
   private cache = new Map<string, Buffer>();
+  /** Files whose lines moved since the store was written (see moveLines), by name. */
+  private moved?: Map<string, { lines: ReadonlyMap<number, number>; fields?: SymbolFields }>;
 
   constructor(private readonly bytes: StoreBytes) {
     const head = bytes.read(0, 8);
@@ -396,6 +412,17 @@ export class GraphStore {
   /** Releases the file behind the store, if any: sections not read yet can no longer be. */
   close(): void {
     this.bytes.close?.();
+  }
+
+  /**
+   * Reads the store as if the moves' lines had been moved in it (see moveStoreLinesParts, which writes
+   * them in): a build whose edits only moved lines leaves the store as it is and keeps the moves beside
+   * it (see index/stored.ts). Call before reading anything; a line a move does not know stays where it is.
+   */
+  moveLines(moves: readonly FileMove[]): void {
+    if (moves.length === 0) return;
+    this.moved = new Map(moves.map(([file, lines, fields]) => [file, { lines, fields }]));
+    this.records.clear();
   }
 
   /** Which graph the store holds (see Header). */
@@ -516,6 +543,9 @@ export class GraphStore {
       const b = this.slice('symbolStart', i * 4, 8);
       const from = b.readUInt32LE(0);
       r = JSON.parse(this.slice('symbolJson', from, b.readUInt32LE(4) - from).toString('utf8')) as SymbolRecord;
+      const move = this.moved?.get(r.file);
+      // The package's own record stays at line 1 (see remapLines).
+      if (move && r.id !== r.pkg) r = movedRecordOr(r, move.lines, move.fields);
       this.records.set(i, r);
     }
     return r;
@@ -613,13 +643,16 @@ export class GraphStore {
     const at = (n: number) => data.readInt32LE((k * W + n) * 4);
     const other = this.name(at(0));
     const km = at(1);
+    const file = S[at(2)];
+    const line = at(3);
+    const move = this.moved?.get(file);
     return {
       caller: dir === 'out' ? id : other,
       callee: dir === 'out' ? other : id,
       kind: KINDS[km >> 3],
       mode: MODES[km & 7],
-      file: S[at(2)],
-      line: at(3),
+      file,
+      line: move ? (move.lines.get(line) ?? line) : line,
       how: S[at(4)],
       confidence: at(5) / 1000,
     };

@@ -12,9 +12,9 @@ import { buildProgram, resolveProgram, symbolFields, type PackageInput } from '.
 import { appendFactsEntries, contentHash, graphFileLabelled, textHash, factsHash, factsKey, factsPackWriter, readFactsEntries, readFactsPack, readGraphFile, readPack, writeGraphFile, writePack, type FactsPack, type PackMemo } from './cache.js';
 import { decodePacked, encodePacked, PACK_VERSION, packGraph, summarize, unpackGraph, type GraphSummary, type PackedGraph } from '../graph/pack.js';
 import { encodeStoreParts, moveStoreLinesParts } from '../graph/store.js';
-import { remapPackedBytes, type FileMove } from '../graph/remap.js';
+import { composeMoves, movedLineCount, remapPackedBytes, type FileMove } from '../graph/remap.js';
 import { writeParts } from './atomic.js';
-import { encodeFreshness, FRESH_FILE, freshNow, indexDir, manifestOf, nativeStatAll, readFreshness, sameFreshness, storeState, STORE_FILE, type Manifest } from './stored.js';
+import { encodeFreshness, FRESH_FILE, freshNow, indexDir, manifestOf, nativeStatAll, readFreshness, sameFreshness, serializeMoves, storeMoves, storeState, STORE_FILE, type Manifest, type StoreMoves } from './stored.js';
 import { toolStamp } from './key.js';
 import { pruneIndexes, writeOwner } from './prune.js';
 import { readWhole } from './mapped.js';
@@ -35,6 +35,8 @@ export interface IndexOptions {
   workers?: number;
   /** See ScanOptions.racyMs (tests only). */
   racyMs?: number;
+  /** How many moved lines the index keeps beside its files before writing them in (default MOVES_KEPT_MAX_LINES; tests set it). */
+  keepMovedLines?: number;
   /** Decoded state and snapshot files kept from one build to the next, in a process that builds again and again (see PackMemo). */
   memo?: PackMemo;
 }
@@ -78,7 +80,19 @@ interface IndexState {
   inputs: ResolveInputs;
   /** The graph's summary (see GraphSummary). */
   summary: GraphSummary;
+  /**
+   * Lines moved since the graph file was written, by builds whose edits only moved lines (see
+   * movedGraph): applied to the file's graph as it is read, so such a build does not write it again.
+   */
+  moves?: FileMove[];
 }
+
+/**
+ * How many moved lines (over all files) an index keeps beside its graph file and query store before a
+ * build writes them into both: enough for a few edits of the largest kubelet files (kubelet.go's facts
+ * hold about 2,000 lines), small enough that reading them stays a few milliseconds.
+ */
+const MOVES_KEPT_MAX_LINES = 20_000;
 
 const STATE_FILE = 'state.v8';
 const GRAPH_FILE = 'graph.bin';
@@ -106,6 +120,12 @@ function storedGraphLater(dir: string, state: IndexState | undefined): (() => Pa
     const bytes = readGraphFile(file, state.graph);
     if (!bytes) throw new Error(`${file} was replaced while this command ran (another build?); run it again`);
     try {
+      if (state.moves?.length) {
+        // The bytes are a private map or copy: moved where they lie.
+        const moved = remapPackedBytes(bytes, state.moves);
+        if (!moved) throw new Error('its lines cannot be moved as the index says');
+        return decodePacked(Buffer.concat(moved.parts));
+      }
       return decodePacked(bytes);
     } catch (err) {
       // Without its state the folder holds no graph: the next build resolves and writes a good one.
@@ -308,7 +328,7 @@ function build(opts: IndexOptions, useSnapshot: boolean): IndexResult {
       lap('load');
       const result = lazyResult(bytes, { timings, files: counts, fromCache: true, cutOff: 'facts' }, state.summary);
       const manifest = manifestNow();
-      writePack(stateFile, { stamp, graph: state.graph, inputs, summary: result.summary } satisfies IndexState, opts.memo);
+      writePack(stateFile, { stamp, graph: state.graph, moves: state.moves, inputs, summary: result.summary } satisfies IndexState, opts.memo);
       // The store's graph is unchanged too: only the manifest file beside it is written.
       storeFor(dir, inputs.key, stamp, manifest, () => result.graph);
       keep();
@@ -326,11 +346,17 @@ function build(opts: IndexOptions, useSnapshot: boolean): IndexResult {
       const cutOff = moved.shifts.some((m) => m[2]) ? 'records' : 'positions';
       const result = lazyResult(() => decodePacked(Buffer.concat(moved.parts)), { timings, files: counts, fromCache: false, cutOff }, summary);
       const manifest = manifestNow();
-      writeGraphFile(join(dir, GRAPH_FILE), graphLabel(stamp), moved.parts);
-      writePack(stateFile, { stamp, graph: graphLabel(stamp), inputs, summary: result.summary } satisfies IndexState, opts.memo);
-      // The store's lines move as the graph's did; it is written anew only if it cannot be read.
-      if (!moveStoreFile(storeFile, state.inputs.key, inputs.key, moved.shifts)) writeStore(storeFile, result.graph, inputs.key);
-      writeFreshnessFile(dir, stamp, inputs.key, manifest);
+      // The moves are kept beside the graph file and the store, which stay as they are, until they grow
+      // past MOVES_KEPT_MAX_LINES: then both are written with the lines moved.
+      const limit = opts.keepMovedLines ?? MOVES_KEPT_MAX_LINES;
+      const kept = movedLineCount(moved.moves) <= limit;
+      if (kept) {
+        writePack(stateFile, { stamp, graph: state.graph, moves: moved.moves, inputs, summary: result.summary } satisfies IndexState, opts.memo);
+      } else {
+        writeGraphFile(join(dir, GRAPH_FILE), graphLabel(stamp), moved.parts);
+        writePack(stateFile, { stamp, graph: graphLabel(stamp), inputs, summary: result.summary } satisfies IndexState, opts.memo);
+      }
+      moveStore(dir, state.inputs.key, inputs.key, stamp, manifest, moved.shifts, kept ? limit : -1, () => result.graph);
       keep();
       keepSnapshot();
       lap('write');
@@ -362,8 +388,8 @@ function writeStore(file: string, graph: Graph, key: string): void {
 }
 
 /** The manifest file beside the query store (see FRESH_FILE): the files behind graph `key`, with their stamp. */
-function writeFreshnessFile(dir: string, stamp: string, key: string, manifest: Manifest): void {
-  writeParts(join(dir, FRESH_FILE), encodeFreshness(stamp, key, manifest));
+function writeFreshnessFile(dir: string, stamp: string, key: string, manifest: Manifest, moved?: StoreMoves): void {
+  writeParts(join(dir, FRESH_FILE), encodeFreshness(stamp, key, manifest, moved));
 }
 
 /**
@@ -373,8 +399,44 @@ function writeFreshnessFile(dir: string, stamp: string, key: string, manifest: M
  */
 function storeFor(dir: string, key: string, stamp: string, manifest: Manifest, graph: () => Graph): void {
   const stored = storeState(dir);
-  if (stored.graph !== key) writeStore(join(dir, STORE_FILE), graph(), key);
-  if (stored.graph !== key || !stored.fresh || !sameFreshness(stored.fresh, stamp, manifest)) writeFreshnessFile(dir, stamp, key, manifest);
+  if (stored.graph !== key) {
+    writeStore(join(dir, STORE_FILE), graph(), key);
+    writeFreshnessFile(dir, stamp, key, manifest);
+  } else if (!stored.fresh || !sameFreshness(stored.fresh, stamp, manifest)) {
+    // The same graph: moves kept for the store stay with it.
+    writeFreshnessFile(dir, stamp, key, manifest, stored.fresh?.moved);
+  }
+}
+
+/**
+ * The query store in `dir`, which held graph `from`, made to hold graph `to`: `from`'s lines moved by
+ * `shifts`. When the moves, with any it had already, map at most `limit` lines, the store stays as it
+ * is and they go to its manifest file; else they are written into it (see moveStoreLinesParts). Written
+ * anew from `graph()` when it holds another graph or cannot be moved.
+ */
+function moveStore(dir: string, from: string, to: string, stamp: string, manifest: Manifest, shifts: FileMove[], limit: number, graph: () => Graph): void {
+  const file = join(dir, STORE_FILE);
+  const stored = storeState(dir);
+  const moved = stored.fresh?.moved;
+  let moves: FileMove[] | undefined;
+  try {
+    moves = stored.graph === from ? composeMoves(stored.fresh ? storeMoves(stored.fresh) : [], shifts) : undefined;
+  } catch {
+    // Moves this code cannot read: the store is written anew.
+  }
+  if (moves) {
+    const base = moved?.base ?? from;
+    if (movedLineCount(moves) <= limit) {
+      writeFreshnessFile(dir, stamp, to, manifest, { base, moves: serializeMoves(moves) });
+      return;
+    }
+    if (moveStoreFile(file, base, to, moves)) {
+      writeFreshnessFile(dir, stamp, to, manifest);
+      return;
+    }
+  }
+  writeStore(file, graph(), to);
+  writeFreshnessFile(dir, stamp, to, manifest);
 }
 
 /**
@@ -387,7 +449,7 @@ function storeFor(dir: string, key: string, stamp: string, manifest: Manifest, g
  * them from the new facts (symbolFields). Undefined when that cannot be shown: the old facts are gone,
  * a file is new, something else moved.
  */
-function movedGraph(a: { state: IndexState; dir: string; packFile: string; changed: FileContent[]; early: Map<string, Parsed>; sourceDiagnostics: Diagnostic[] }): { parts: Buffer[]; rest: PackedGraph['rest']; shifts: FileMove[] } | undefined {
+function movedGraph(a: { state: IndexState; dir: string; packFile: string; changed: FileContent[]; early: Map<string, Parsed>; sourceDiagnostics: Diagnostic[] }): { parts: Buffer[]; rest: PackedGraph['rest']; shifts: FileMove[]; moves: FileMove[] } | undefined {
   const { state, changed, early } = a;
   const old = new Map(state.inputs.files.map(([path, content]) => [path, content]));
   if (changed.some((c) => !old.has(c.path))) return undefined;
@@ -403,11 +465,13 @@ function movedGraph(a: { state: IndexState; dir: string; packFile: string; chang
     if (!shift) return undefined;
     shifts.push(shift.symbols ? [c.path, shift.lines, symbolFields(facts)] : [c.path, shift.lines]);
   }
+  // The graph file's lines are where the state's moves (if any) and then these shifts put them.
+  const moves = composeMoves(state.moves ?? [], shifts);
   const bytes = storedGraph(a.dir, state);
-  if (!bytes) return undefined;
+  if (!bytes || !moves) return undefined;
   try {
-    const moved = remapPackedBytes(bytes, shifts);
-    return moved && { ...moved, shifts };
+    const moved = remapPackedBytes(bytes, moves);
+    return moved && { ...moved, shifts, moves };
   } catch {
     // A graph file this code cannot read: resolved again, and written anew.
     return undefined;

@@ -13,6 +13,8 @@ import { cacheKey } from './key.js';
 // The addon loader alone, not the parse stage's entry: a query must not load the parser.
 import { loadAddon } from '../parse/addon.js';
 import { readWhole } from './mapped.js';
+import { deserialize, serialize } from 'node:v8';
+import type { FileMove } from '../graph/remap.js';
 
 export interface StoreLocation {
   root: string;
@@ -48,18 +50,32 @@ interface FreshHeader {
   v: 1;
   /** The hash of every file's content hash (the build's stamp). */
   stamp: string;
-  /** The graph the manifest goes with: the store's label (see GraphStore.graph). */
+  /** The graph the manifest goes with: the store's label (see GraphStore.graph), or the label of the store moved by `base`'s moves. */
   graph: string;
+  /** Set when the store holds graph `base` and the lines of the moves section still have to be moved in it (see StoreMoves). */
+  base?: string;
   sections: Record<string, [number, number]>;
 }
 
+/**
+ * Lines moved since the store was written: a build whose edits only moved lines (see movedGraph in
+ * build.ts) keeps them here, beside the store, which it then does not write again; a query applies them
+ * as it reads (GraphStore.moveLines). `moves` is their serialized form (node:v8), kept as is between builds.
+ */
+export interface StoreMoves {
+  /** The label of the store the moves apply to. */
+  base: string;
+  moves: Buffer;
+}
+
 /** The manifest file's bytes (see FRESH_FILE), as pieces to write: the layout of the store and the graph file. */
-export function encodeFreshness(stamp: string, graph: string, manifest: Manifest): Buffer[] {
-  const header: FreshHeader = { v: 1, stamp, graph, sections: {} };
+export function encodeFreshness(stamp: string, graph: string, manifest: Manifest, moved?: StoreMoves): Buffer[] {
+  const header: FreshHeader = { v: 1, stamp, graph, ...(moved && { base: moved.base }), sections: {} };
   return layoutSections(FRESH_MAGIC, header, [
     ['paths', Buffer.from(manifest.paths.join('\n'))],
     ['sizes', asBytes(new Float64Array(manifest.sizes))],
     ['mtimes', asBytes(new Float64Array(manifest.mtimes))],
+    ...(moved ? [['moves', moved.moves] as [string, Buffer]] : []),
   ]);
 }
 
@@ -70,6 +86,23 @@ export interface Freshness {
   paths: Buffer;
   sizes: Float64Array;
   mtimes: Float64Array;
+  /** The moves still to apply to the store (see StoreMoves). */
+  moved?: StoreMoves;
+}
+
+/** Whether `store` is the store the manifest goes with: the graph it names, or the base its moves apply to. */
+function holds(store: GraphStore, f: Freshness): boolean {
+  return f.moved ? f.moved.base === store.graph : f.graph === store.graph;
+}
+
+/** The manifest's moves, decoded (none when it has none). */
+export function storeMoves(f: Freshness): FileMove[] {
+  return f.moved ? (deserialize(f.moved.moves) as FileMove[]) : [];
+}
+
+/** The serialized form of moves, as a manifest keeps them. */
+export function serializeMoves(moves: FileMove[]): Buffer {
+  return serialize(moves);
 }
 
 /** The manifest file in `dir`, or undefined when it is missing, damaged or of another format. */
@@ -84,7 +117,8 @@ export function readFreshness(dir: string): Freshness | undefined {
     let count = sizes.length === 0 ? 0 : 1;
     for (let at = paths.indexOf(10); at >= 0 && count > 0; at = paths.indexOf(10, at + 1)) count++;
     if (mtimes.length !== sizes.length || count !== sizes.length) return undefined;
-    return { stamp: header.stamp, graph: header.graph, paths, sizes, mtimes };
+    const moved = header.base === undefined ? undefined : { base: header.base, moves: Buffer.from(section('moves')) };
+    return { stamp: header.stamp, graph: header.graph, paths, sizes, mtimes, moved };
   } catch {
     return undefined;
   }
@@ -126,10 +160,18 @@ export function openStorePending(opts: StoreLocation): { store: GraphStore; fres
   const store = readStoreIn(dir);
   if (!store) return undefined;
   const m = readFreshness(dir);
-  if (m?.graph !== store.graph) {
+  if (!m || !holds(store, m)) {
     // No manifest, or one written for another graph (a build stopped between the two files): stale.
     store.close();
     return undefined;
+  }
+  if (m.moved) {
+    try {
+      store.moveLines(storeMoves(m));
+    } catch {
+      store.close();
+      return undefined;
+    }
   }
   const check = freshCheck();
   let answer: boolean | undefined;
@@ -155,14 +197,15 @@ export function openStorePending(opts: StoreLocation): { store: GraphStore; fres
 
 /**
  * Which graph the query store in `dir` holds (undefined: no store of this format), and its manifest
- * file when that file goes with that graph.
+ * file when that file goes with that graph. A store whose manifest has moves for it holds the graph
+ * the manifest names (the store's own moved as the moves say).
  */
 export function storeState(dir: string): { graph?: string; fresh?: Freshness } {
   const store = readStoreIn(dir);
   store?.close();
   if (!store) return {};
   const m = readFreshness(dir);
-  return { graph: store.graph, fresh: m?.graph === store.graph ? m : undefined };
+  return m && holds(store, m) ? { graph: m.graph, fresh: m } : { graph: store.graph };
 }
 
 /** Whether a manifest file holds this stamp and manifest. */

@@ -43,6 +43,18 @@ function storeBytes(loc: IndexOptions): Buffer {
   return readFileSync(join(indexDir(loc), 'query.bin'));
 }
 
+/** What queries read from the store at `loc` (with any moves kept beside it applied): every record, and every symbol's callers and callees. */
+function storeView(loc: IndexOptions): unknown {
+  const store = openStore(loc);
+  assert.ok(store, 'the query store is fresh after the build');
+  try {
+    const records = [...store.allSymbols()];
+    return { records, edges: records.map((r) => [r.id, store.callers(r.id), store.callees(r.id)]) };
+  } finally {
+    store.close();
+  }
+}
+
 /** Builds `body('\n\t')` as pkg/kubelet/extra.go, then `body('; ')`: the second build's cut-off, checked against a fresh build. */
 function joinLines(body: (sep: string) => string): IndexResult['cutOff'] {
   const loc = tree();
@@ -229,6 +241,47 @@ describe('early cut-off', () => {
     assert.deepEqual(normal(third.graph), normal(freshGraph(loc)));
   });
 
+  it('keeps moved lines beside the graph file and the store, which stay as written, until they are many', () => {
+    const loc = tree();
+    buildIndex(loc);
+    const dir = indexDir(loc);
+    const graphBytes = () => readFileSync(join(dir, 'graph.bin'));
+    const graph0 = graphBytes();
+    const store0 = storeBytes(loc);
+    const file = join(loc.root, 'pkg/kubelet/kubelet.go');
+    const text = readFileSync(file, 'utf8');
+    assert.ok(text.includes('// BirthCry announces the start.\n'), 'the fixture still has the doc edited here');
+    // Lines put first; then more, with a doc changed; then the first text again: each move is composed with the last.
+    const edits: [string, IndexResult['cutOff']][] = [
+      ['// one\n' + text, 'positions'],
+      ['// one\n\n// two\n' + text.replace('// BirthCry announces the start.\n', '// BirthCry says the kubelet started.\n'), 'records'],
+      [text, 'records'],
+    ];
+    for (const [i, [edited, cutOff]] of edits.entries()) {
+      writeFileSync(file, edited);
+      const moved = buildIndex(loc);
+      assert.equal(moved.cutOff, cutOff, `edit ${i}`);
+      const freshLoc = { ...loc, cacheDir: mkdtempSync(join(tmpdir(), 'ka-cutoff-cache-')) };
+      const fresh = normal(buildIndex(freshLoc).graph);
+      assert.deepEqual(normal(moved.graph), fresh, `edit ${i}: the moved graph`);
+      const warm = buildIndex(loc);
+      assert.equal(warm.fromCache, true);
+      assert.deepEqual(normal(warm.graph), fresh, `edit ${i}: the graph a later build reads, with the moves applied`);
+      assert.deepEqual(storeView(loc), storeView(freshLoc), `edit ${i}: what queries read`);
+      assert.ok(graphBytes().equals(graph0) && storeBytes(loc).equals(store0), `edit ${i}: neither file was written`);
+    }
+    // Past the limit, the moves are written into both files: the store is then what a fresh build writes.
+    writeFileSync(file, '\n' + text);
+    const written = buildIndex({ ...loc, keepMovedLines: 0 });
+    assert.equal(written.cutOff, 'positions');
+    const freshLoc = { ...loc, cacheDir: mkdtempSync(join(tmpdir(), 'ka-cutoff-cache-')) };
+    const fresh = normal(buildIndex(freshLoc).graph);
+    assert.ok(!graphBytes().equals(graph0), 'the graph file was written');
+    assert.ok(storeBytes(loc).equals(storeBytes(freshLoc)), 'the store is byte for byte what a full encode writes');
+    assert.deepEqual(normal(buildIndex(loc).graph), fresh);
+    assert.deepEqual(readFreshness(dir)?.moved, undefined, 'no moves are left beside it');
+  });
+
   it('makes the file\'s symbol records again when only docs and string literals changed, as a fresh build writes them', () => {
     const loc = tree();
     buildIndex(loc);
@@ -258,7 +311,7 @@ describe('early cut-off', () => {
     assert.equal(birthCry.doc, 'BirthCry tells the node\'s events that the kubelet started.');
     assert.notEqual(birthCry.fingerprint, buildIndex({ ...loc, root: tree().root, cacheDir: mkdtempSync(join(tmpdir(), 'ka-cutoff-cache-')) }).graph.symbols.find((s) => s.id === birthCry.id)!.fingerprint, 'the log message is in the fingerprint');
     assert.equal(second.graph.symbols.find((s) => s.id.endsWith('(*Kubelet).initializeModules'))!.doc, 'initializeModules starts what needs no runtime.');
-    assert.ok(storeBytes(loc).equals(storeBytes(freshLoc)), 'the store is byte for byte what a full encode writes');
+    assert.deepEqual(storeView(loc), storeView(freshLoc), 'queries read from the store what they read from a fresh build\'s');
     // Back to the first text: the records take the old docs and fingerprints again.
     writeFileSync(file, text);
     const third = buildIndex(loc);
@@ -281,7 +334,7 @@ describe('early cut-off', () => {
     assert.equal(moved.cutOff, 'positions');
     const freshLoc = { ...loc, cacheDir: mkdtempSync(join(tmpdir(), 'ka-cutoff-cache-')) };
     assert.deepEqual(normal(moved.graph), normal(buildIndex(freshLoc).graph));
-    assert.ok(storeBytes(loc).equals(storeBytes(freshLoc)), 'the store too');
+    assert.deepEqual(storeView(loc), storeView(freshLoc), 'the store too');
     writeFileSync(file, '// A note first.\n\npackage lineprobe\n\n// Probe does nothing at all.\nfunc Probe() {}\n');
     const records = buildIndex(loc);
     assert.equal(records.cutOff, 'records');
