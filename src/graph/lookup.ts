@@ -120,8 +120,14 @@ export class SymbolTable {
 
 /** The last element of an ID: `syncLoop` of `pkg.(*Kubelet).syncLoop`, `func1` of a closure. */
 export function lastName(id: string): string {
-  const m = /([^./()*]+)$/.exec(id);
-  return m ? m[1] : id;
+  // What /([^./()*]+)$/ takes, found from the end: the expression tried every start from the left.
+  let i = id.length;
+  while (i > 0) {
+    const c = id.charCodeAt(i - 1);
+    if (c === 46 || c === 47 || c === 40 || c === 41 || c === 42) break;
+    i--;
+  }
+  return i === id.length ? id : id.slice(i);
 }
 
 function push<K, V>(map: Map<K, V[]>, key: K, v: V): void {

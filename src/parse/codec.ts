@@ -37,11 +37,14 @@ const INT_MAX = 2 ** 26 - 1;
  */
 interface ShapeNode {
   next: Map<string, ShapeNode>;
+  /** The key and node last taken from here: records of one kind take the same path, so most steps need no map lookup. */
+  lastKey: string | undefined;
+  lastNext: ShapeNode | undefined;
   keys: string[];
   file: number;
   id: number;
 }
-const shapeRoot: ShapeNode = { next: new Map(), keys: [], file: -1, id: -1 };
+const shapeRoot: ShapeNode = { next: new Map(), lastKey: undefined, lastNext: undefined, keys: [], file: -1, id: -1 };
 let files = 0;
 // The tokens of the file being encoded, in a buffer each thread reuses (grown as needed).
 let tokens = new Int32Array(1 << 16);
@@ -122,11 +125,13 @@ export function packFacts(facts: FileFacts): Uint8Array {
           open.push(v);
           let shape = shapeRoot;
           for (const k in r) {
-            let next = shape.next.get(k);
+            let next = shape.lastKey === k ? shape.lastNext : shape.next.get(k);
             if (!next) {
-              next = { next: new Map(), keys: [...shape.keys, k], file: -1, id: -1 };
+              next = { next: new Map(), lastKey: undefined, lastNext: undefined, keys: [...shape.keys, k], file: -1, id: -1 };
               shape.next.set(k, next);
             }
+            shape.lastKey = k;
+            shape.lastNext = next;
             shape = next;
             put(r[k]);
           }
