@@ -14,7 +14,7 @@ import { decodePacked, encodePacked, PACK_VERSION, packGraph, summarize, unpackG
 import { encodeStoreParts, moveStoreLinesParts } from '../graph/store.js';
 import { composeMoves, movedLineCount, remapPackedBytes, type FileMove } from '../graph/remap.js';
 import { writeParts } from './atomic.js';
-import { encodeFreshness, FRESH_FILE, freshNow, indexDir, manifestOf, nativeStatAll, readFreshness, sameFreshness, serializeMoves, storeMoves, storeState, STORE_FILE, type Manifest, type StoreMoves } from './stored.js';
+import { encodeFreshness, FRESH_FILE, freshNow, indexDir, manifestOf, manifestPaths, nativeStatAll, readFreshness, sameFreshness, serializeMoves, storeMoves, storeState, STORE_FILE, type Manifest, type StoreMoves } from './stored.js';
 import { toolStamp } from './key.js';
 import { pruneIndexes, writeOwner } from './prune.js';
 import { readWhole } from './mapped.js';
@@ -181,8 +181,12 @@ export function loadIndex(opts: IndexOptions): IndexResult {
   if (state && bytes) {
     const n = state.inputs.files.length;
     const result = lazyResult(bytes, { timings: { load: performance.now() - t0 }, files: { total: n, parsed: 0, cached: n }, fromCache: true }, state.summary);
-    // A query store of another format (a new kubelet-atlas) or none: write it, so the next query reads it.
-    if (storeState(dir).graph !== state.inputs.key) writeStore(join(dir, STORE_FILE), result.graph, state.inputs.key);
+    // A query store of another format (a new kubelet-atlas) or none: write it, so the next query reads
+    // it, and its manifest without the moves kept for the store it replaces.
+    if (storeState(dir).graph !== state.inputs.key) {
+      writeStore(join(dir, STORE_FILE), result.graph, state.inputs.key);
+      if (manifest?.moved) writeFreshnessFile(dir, manifest.stamp, state.inputs.key, { paths: manifestPaths(manifest), sizes: manifest.sizes, mtimes: manifest.mtimes });
+    }
     return result;
   }
   return buildIndex(opts);

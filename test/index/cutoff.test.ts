@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { appendFileSync, cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { buildIndex, indexDir, openStore, type IndexOptions, type IndexResult } from '../../src/index/build.js';
+import { buildIndex, indexDir, loadIndex, openStore, type IndexOptions, type IndexResult } from '../../src/index/build.js';
 import { defaultBuildContext } from '../../src/source/index.js';
 import { extractAll } from '../../src/parse/index.js';
 import { readFactsPack } from '../../src/index/cache.js';
@@ -280,6 +280,18 @@ describe('early cut-off', () => {
     assert.ok(storeBytes(loc).equals(storeBytes(freshLoc)), 'the store is byte for byte what a full encode writes');
     assert.deepEqual(normal(buildIndex(loc).graph), fresh);
     assert.deepEqual(readFreshness(dir)?.moved, undefined, 'no moves are left beside it');
+    // Moves kept again; then a store this code cannot read, found by a query's load: written again,
+    // with a manifest that has no moves for it.
+    writeFileSync(file, '\n\n' + text);
+    assert.equal(buildIndex(loc).cutOff, 'positions');
+    assert.ok(readFreshness(dir)?.moved, 'moves are kept for the store');
+    writeFileSync(join(dir, 'query.bin'), 'not a store');
+    assert.deepEqual(normal(loadIndex(loc).graph), normal(freshGraph(loc)));
+    assert.equal(readFreshness(dir)?.moved, undefined, 'the new store has no moves to apply');
+    const view = storeView(loc);
+    const freshLoc2 = { ...loc, cacheDir: mkdtempSync(join(tmpdir(), 'ka-cutoff-cache-')) };
+    buildIndex(freshLoc2);
+    assert.deepEqual(view, storeView(freshLoc2), 'and queries read from it what a fresh build gives');
   });
 
   it('makes the file\'s symbol records again when only docs and string literals changed, as a fresh build writes them', () => {
