@@ -94,6 +94,9 @@ interface IndexState {
  */
 const MOVES_KEPT_MAX_LINES = 20_000;
 
+/** Up to this many files read (their stat moved since the source snapshot) and nothing walked, a build leaves the snapshot as it is. */
+const SNAPSHOT_SKIPS_READS = 8;
+
 const STATE_FILE = 'state.v8';
 const GRAPH_FILE = 'graph.bin';
 /** The source stage's snapshot (see source/snapshot.ts): what the last scan saw, with the content hashes the build took. */
@@ -285,6 +288,10 @@ function build(opts: IndexOptions, useSnapshot: boolean): IndexResult {
   // The snapshot for the next build, written last: only when something was walked, read or moved.
   const keepSnapshot = () => {
     if (!scan.changed && read === 0) return;
+    // No folder was listed and only a few files were read: the snapshot on disk still holds for every
+    // other file, and the next build reads these few again (as this one did) instead of this build
+    // writing the whole snapshot (2.6 MB on v1.28) after each edit.
+    if (scan.reused === 'tree' && read <= SNAPSHOT_SKIPS_READS) return;
     const snapshot = scan.snapshot(hashes);
     if (snapshot) writePack(sourceFile, snapshot, opts.memo);
     else rmSync(sourceFile, { force: true });

@@ -55,6 +55,29 @@ describe('builds over the source snapshot', () => {
     assert.deepEqual(normal(resolved.graph), fresh(loc));
   });
 
+  it('leaves the snapshot as it is while few files were read, and writes it again past that', () => {
+    const loc = tree();
+    const first = buildIndex(loc);
+    const before = readFileSync(sourceFile(loc));
+    const file = join(loc.root, 'pkg/kubelet/kubelet.go');
+    appendFileSync(file, '\n// one\n');
+    assert.equal(buildIndex(loc).files.read, 1);
+    assert.ok(readFileSync(sourceFile(loc)).equals(before), 'not written for one file read');
+    appendFileSync(file, '\n// two\n');
+    const again = buildIndex(loc);
+    assert.equal(again.files.read, 1, 'the edited file is read again: its stat still differs from the snapshot\'s');
+    assert.deepEqual(normal(again.graph), fresh(loc));
+    // Nine more files changed: past eight read, the snapshot is written, and the next build reads none.
+    const others = [...new Set(first.graph.symbols.map((s) => s.file))].filter((f) => f.endsWith('.go') && f !== 'pkg/kubelet/kubelet.go').slice(0, 9);
+    assert.equal(others.length, 9, 'the fixture has nine more files with symbols');
+    for (const f of others) appendFileSync(join(loc.root, f), '\n// touched\n');
+    const many = buildIndex(loc);
+    assert.equal(many.files.read, 10);
+    assert.ok(!readFileSync(sourceFile(loc)).equals(before), 'written');
+    assert.deepEqual(normal(many.graph), fresh(loc));
+    assert.equal(buildIndex(loc).files.read, 0);
+  });
+
   it('a file that gains an import of a package out of scope brings it in', () => {
     const loc = tree();
     mkdirSync(join(loc.root, 'pkg/outside'));
