@@ -512,7 +512,10 @@ interface Parsed {
 
 function parseChanged(changed: FileContent[], opts: IndexOptions): Map<string, Parsed> {
   const packed: Uint8Array[] = [];
-  const facts = extractAll(changed.map((c) => ({ path: c.path, bytes: bytesOf(c), declarationsOnly: !c.active })), { workers: opts.workers, onPacked: (i, p) => (packed[i] = p) });
+  // A process that builds again and again (it keeps a memo: index --watch) keeps the changed files'
+  // syntax trees, so that the next edit of one is parsed from its tree (see FlatParser.parse).
+  const retain = opts.memo !== undefined;
+  const facts = extractAll(changed.map((c) => ({ path: c.path, bytes: bytesOf(c), declarationsOnly: !c.active, retain })), { workers: opts.workers, onPacked: (i, p) => (packed[i] = p) });
   return new Map(changed.map((c, i) => [c.path, { facts: facts[i], packed: packed[i], factsHash: factsHash(packed[i]) }]));
 }
 

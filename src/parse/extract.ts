@@ -92,11 +92,16 @@ export function decode(bytes: Uint8Array): { text: string; diagnostic?: FileDiag
  * With `clock`, adds the time of tree-sitter, of the tree's light copy and of the rest. With
  * `declarations`, a file outside the build: its function bodies are left out (see declarationsOnly).
  */
-export function extractFile(path: string, bytes: Uint8Array, clock?: ParseClock, declarations = false): FileFacts {
+/**
+ * One file's facts. With `retain`, the native parser keeps the file's syntax tree, and the next parse of
+ * the same path in this thread starts from it (see FlatParser.parse): for a process that parses the
+ * files it is told changed, again and again (index --watch).
+ */
+export function extractFile(path: string, bytes: Uint8Array, clock?: ParseClock, declarations = false, retain = false): FileFacts {
   const t0 = clock ? performance.now() : 0;
   const before = clock ? clock.treeSitter + clock.tree : 0;
   try {
-    const facts = extractOrThrow(path, bytes, clock);
+    const facts = extractOrThrow(path, bytes, clock, retain);
     return declarations ? declarationsOnly(facts) : facts;
   } catch (err) {
     return {
@@ -108,7 +113,7 @@ export function extractFile(path: string, bytes: Uint8Array, clock?: ParseClock,
   }
 }
 
-function extractOrThrow(path: string, bytes: Uint8Array, clock: ParseClock | undefined): FileFacts {
+function extractOrThrow(path: string, bytes: Uint8Array, clock: ParseClock | undefined, retain: boolean): FileFacts {
   const facts: FileFacts = { path, pkg: '', imports: [], funcs: [], types: [], values: [], diagnostics: [] };
   if (bytes.length > MAX_FILE_BYTES) {
     facts.diagnostics.push({ code: 'too-large', message: `file is ${bytes.length} bytes, over the ${MAX_FILE_BYTES}-byte limit; skipped`, line: 1 });
@@ -119,7 +124,7 @@ function extractOrThrow(path: string, bytes: Uint8Array, clock: ParseClock | und
   const src = new Source(text);
   let captures: { name: string; node: LightNode }[];
   try {
-    captures = parseTree(text, src, clock);
+    captures = parseTree(text, src, clock, retain ? path : undefined);
   } catch (err) {
     facts.diagnostics.push({ code: 'syntax', message: `tree-sitter could not parse the file: ${(err as Error).message}`, line: 1 });
     return facts;
@@ -173,9 +178,9 @@ function extractOrThrow(path: string, bytes: Uint8Array, clock: ParseClock | und
 }
 
 /** The declaration query's captures, each on the light copy of the tree. */
-function parseTree(text: string, src: Source, clock: ParseClock | undefined): { name: string; node: LightNode }[] {
+function parseTree(text: string, src: Source, clock: ParseClock | undefined, key: string | undefined): { name: string; node: LightNode }[] {
   const f = fastParser();
-  if (f) return f.parse(text, src, clock).captures;
+  if (f) return f.parse(text, src, clock, key).captures;
   const { parser, query } = setup();
   const tree = timed(clock, 'treeSitter', () => parser.parse(text, undefined, { bufferSize: Math.max(32 * 1024, text.length * 2 + 16) }));
   const root = timed(clock, 'tree', () => lighten(tree, src));

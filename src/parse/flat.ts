@@ -8,11 +8,48 @@ import { loadAddon } from './addon.js';
 import { adopt, LightNode, Source } from './light.js';
 import { timed, type ParseClock } from './clock.js';
 
+/** A syntax tree the addon kept (an external value: freed when it is collected). */
+type KeptTree = { readonly __keptTree: unique symbol };
+
 interface Addon {
   setup(query: string, leaves: string[], keep: string[]): { types: string[]; named: boolean[]; fields: string[]; captures: string[] };
-  parse(text: string, target: ArrayBuffer): number;
+  parse(text: string, target: ArrayBuffer, keep?: boolean, old?: KeptTree, edit?: Uint32Array): number;
   take(target: ArrayBuffer): number;
+  keptTree(): KeptTree | undefined;
   parseOnly(text: string): void;
+}
+
+/** How many files' trees a thread keeps for their next parse, the least recently parsed dropped first. */
+const KEPT_TREES = 16;
+
+/**
+ * The edit that turns `a` into `b` as tree-sitter takes it (see parse_again in flat_tree.c): the text
+ * between their common prefix and common suffix replaced, in bytes of UTF-16 and as rows and byte
+ * columns.
+ */
+export function editBetween(a: string, b: string): Uint32Array {
+  const n = Math.min(a.length, b.length);
+  let p = 0;
+  while (p < n && a.charCodeAt(p) === b.charCodeAt(p)) p++;
+  let s = 0;
+  while (s < n - p && a.charCodeAt(a.length - 1 - s) === b.charCodeAt(b.length - 1 - s)) s++;
+  const oldEnd = a.length - s;
+  const newEnd = b.length - s;
+  const [sr, sc] = pointAt(a, p);
+  const [or, oc] = pointAt(a, oldEnd);
+  const [nr, nc] = pointAt(b, newEnd);
+  return Uint32Array.of(p * 2, oldEnd * 2, newEnd * 2, sr, sc, or, oc, nr, nc);
+}
+
+/** The row and byte column (two bytes a code unit) of offset `at` in `text`. */
+function pointAt(text: string, at: number): [number, number] {
+  let row = 0;
+  let lineStart = 0;
+  for (let i = text.indexOf('\n'); i >= 0 && i < at; i = text.indexOf('\n', i + 1)) {
+    row++;
+    lineStart = i + 1;
+  }
+  return [row, (at - lineStart) * 2];
 }
 
 export interface FlatParse {
@@ -21,8 +58,13 @@ export interface FlatParse {
 }
 
 export interface FlatParser {
-  /** With `clock`, adds tree-sitter's time and the light copy's. */
-  parse(text: string, src: Source, clock?: ParseClock): FlatParse;
+  /**
+   * With `clock`, adds tree-sitter's time and the light copy's. With `key` (a file's path), the tree is
+   * kept, and the next parse with that key starts from it: tree-sitter parses again only what the
+   * change touched. The result is a parse from nothing's (a tree with a syntax error is made again from
+   * nothing, see flat_tree.c).
+   */
+  parse(text: string, src: Source, clock?: ParseClock, key?: string): FlatParse;
   /** Parse and discard: tree-sitter's own cost, for the benchmark's baseline. */
   parseOnly(text: string): void;
 }
@@ -62,14 +104,23 @@ export function flatParser(query: string, leaves: readonly string[], keep: reado
     for (let k = 0, o = 2 + count * 4; k < w[1]; k++, o += 2) captures.push({ name: meta.captures[w[o]], node: nodes[w[o + 1]] });
     return { root: nodes[0], captures };
   };
+  /** Trees kept by key, with the text each was parsed from, least recently parsed first. */
+  const kept = new Map<string, { text: string; tree: KeptTree }>();
   cached = {
     parseOnly: (text) => addon.parseOnly(text),
-    parse(text, src, clock) {
+    parse(text, src, clock, key) {
       timed(clock, 'treeSitter', () => {
-        const n = addon.parse(text, w.buffer as ArrayBuffer);
+        const before = key === undefined ? undefined : kept.get(key);
+        const n = before ? addon.parse(text, w.buffer as ArrayBuffer, true, before.tree, editBetween(before.text, text)) : addon.parse(text, w.buffer as ArrayBuffer, key !== undefined);
         if (n < 0) {
           w = new Uint32Array(Math.max(-n, w.length * 2));
           addon.take(w.buffer as ArrayBuffer);
+        }
+        if (key !== undefined) {
+          const tree = addon.keptTree();
+          kept.delete(key);
+          if (tree) kept.set(key, { text, tree });
+          if (kept.size > KEPT_TREES) kept.delete(kept.keys().next().value!);
         }
       });
       return timed(clock, 'tree', () => lightTree(src));

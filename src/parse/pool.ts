@@ -19,6 +19,8 @@ export interface ExtractInput {
   bytes: Uint8Array;
   /** The file is outside the build: only its declarations are kept, and encoded (see declarationsOnly). */
   declarationsOnly?: boolean;
+  /** Keep the file's syntax tree for its next parse on this thread (see extractFile); workers ignore it. */
+  retain?: boolean;
 }
 
 export interface PoolOptions {
@@ -66,7 +68,7 @@ export function extractAll(inputs: readonly ExtractInput[], opts: PoolOptions = 
 /** One file on the calling thread, encoded (when asked) as a worker would send it. */
 function extractHere(f: ExtractInput, i: number, opts: PoolOptions): FileFacts {
   const { clock, strings } = opts;
-  const facts = extractFile(f.path, f.bytes, clock, f.declarationsOnly);
+  const facts = extractFile(f.path, f.bytes, clock, f.declarationsOnly, f.retain);
   if (opts.onPacked) opts.onPacked(i, timed(clock, 'encode', () => packFacts(facts)));
   return strings ? timed(clock, 'decode', () => shareStrings(facts, strings)) : facts;
 }

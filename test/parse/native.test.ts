@@ -9,6 +9,7 @@ import { readFileSync } from 'node:fs';
 import { relative, resolve } from 'node:path';
 import { goFiles } from '../helpers/wants.js';
 import { extractAll, extractFile, nativeParserInUse, newClock, unpackFacts } from '../../src/parse/index.js';
+import { editBetween } from '../../src/parse/flat.js';
 
 const fixtures = resolve('test/fixtures/go');
 const files = goFiles(fixtures).map((abs) => ({ path: relative(fixtures, abs), bytes: readFileSync(abs) }));
@@ -38,6 +39,43 @@ describe('parse paths', () => {
     assert.equal(bindings.native, false);
     assert.ok(native.facts.length >= 40);
     native.facts.forEach((f, i) => assert.equal(f, bindings.facts[i], `facts differ for file ${i}`));
+  });
+
+  it('a file parsed again from its kept tree gives the facts a parse from nothing gives, edit after edit', (t) => {
+    if (!nativeParserInUse()) {
+      t.skip('the native parser was not built here; the bindings keep no trees');
+      return;
+    }
+    // Edits of each kind: lines put first and last, a line inside, text removed, a syntax error (made
+    // again from nothing) and its repair, a non-ASCII character (UTF-16 columns), CRLF line ends.
+    const edits: ((s: string) => string)[] = [
+      (s) => '// a note\n\n' + s,
+      (s) => s + '\n// the end\n',
+      (s) => s.replace('\n}\n', '\n\t_ = 0\n}\n'),
+      (s) => s.slice(0, Math.floor(s.length / 3)) + s.slice(Math.floor(s.length / 3) + 7),
+      (s) => s.replace('func ', 'func {'),
+      (s) => s.replace('func {', 'func '),
+      (s) => s.replace('package ', '// é ü\npackage '),
+      (s) => s.replace(/\n/g, '\r\n'),
+    ];
+    let compared = 0;
+    for (const f of files.filter((f) => f.bytes.length > 400).slice(0, 12)) {
+      let text = f.bytes.toString('utf8');
+      extractFile(f.path, Buffer.from(text), undefined, false, true);
+      for (const edit of edits) {
+        text = edit(text);
+        const again = extractFile(f.path, Buffer.from(text), undefined, false, true);
+        assert.deepEqual(again, extractFile(f.path, Buffer.from(text)), `${f.path}: ${edit.toString()}`);
+        compared++;
+      }
+    }
+    assert.ok(compared >= 80, `compared ${compared}`);
+  });
+
+  it('describes an edit as tree-sitter takes it: bytes of UTF-16, rows and byte columns', () => {
+    assert.deepEqual([...editBetween('ab\ncd\nef', 'ab\ncXYd\nef')], [8, 8, 12, 1, 2, 1, 2, 1, 6]);
+    assert.deepEqual([...editBetween('abc', 'abc')], [6, 6, 6, 0, 6, 0, 6, 0, 6]);
+    assert.deepEqual([...editBetween('x\ny', 'y')], [0, 4, 0, 0, 0, 1, 0, 0, 0]);
   });
 
   it('reports syntax errors the same way on both paths', () => {

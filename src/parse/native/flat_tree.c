@@ -1,6 +1,6 @@
 /*
  * flat_tree: tree-sitter's runtime and the Go grammar (the C sources shipped in the tree-sitter and
- * tree-sitter-go packages) behind a three-function Node-API addon. parse() returns a whole syntax
+ * tree-sitter-go packages) behind a small Node-API addon. parse() returns a whole syntax
  * tree as one array of integers, so JavaScript never makes a native call per node.
  *
  * Output (Uint32 words, copied into a buffer the caller owns and reuses): [nodeCount, captureCount,
@@ -34,6 +34,7 @@ typedef struct {
   uint8_t *keep;   /* by symbol: keep although anonymous */
   uint32_t symbols;
   Words last;   /* the last result, kept between parse() and take() and reused from file to file */
+  TSTree *kept; /* the last tree parse() was asked to keep, until keptTree() hands it out */
 } State;
 
 /* One state per JavaScript thread (main and each worker): a TSParser must not be shared. */
@@ -51,7 +52,12 @@ static void free_state(napi_env env, void *data, void *hint) {
   free(s->leaf);
   free(s->keep);
   free(s->last.w);
+  if (s->kept) ts_tree_delete(s->kept);
   free(s);
+}
+
+static void free_tree(napi_env env, void *data, void *hint) {
+  ts_tree_delete((TSTree *)data);
 }
 
 #define CHECK(call) do { if ((call) != napi_ok) { napi_throw_error(env, NULL, "flat_tree: " #call " failed"); return NULL; } } while (0)
@@ -156,8 +162,9 @@ static napi_value setup(napi_env env, napi_callback_info info) {
   return out;
 }
 
-/* Parses a JavaScript string as UTF-16 (so offsets / 2 are string indices); on failure throws and returns NULL. */
-static TSTree *parse_string(napi_env env, State *st, napi_value value) {
+/* Parses a JavaScript string as UTF-16 (so offsets / 2 are string indices), reusing `old` (already
+   edited) when given; on failure throws and returns NULL. */
+static TSTree *parse_string_from(napi_env env, State *st, napi_value value, const TSTree *old) {
   size_t len = 0;
   if (napi_get_value_string_utf16(env, value, NULL, 0, &len) != napi_ok) {
     napi_throw_type_error(env, NULL, "flat_tree: expected a string");
@@ -173,10 +180,63 @@ static TSTree *parse_string(napi_env env, State *st, napi_value value) {
     napi_throw_type_error(env, NULL, "flat_tree: expected a string");
     return NULL;
   }
-  TSTree *tree = ts_parser_parse_string_encoding(st->parser, NULL, (const char *)text, (uint32_t)(len * 2), TSInputEncodingUTF16LE);
+  TSTree *tree = ts_parser_parse_string_encoding(st->parser, old, (const char *)text, (uint32_t)(len * 2), TSInputEncodingUTF16LE);
   free(text);
   if (!tree) napi_throw_error(env, NULL, "flat_tree: parse failed");
   return tree;
+}
+
+static TSTree *parse_string(napi_env env, State *st, napi_value value) {
+  return parse_string_from(env, st, value, NULL);
+}
+
+/*
+ * The tree for argv[0] when parse() was passed an earlier tree (argv[3], an external from keptTree())
+ * and the edit from that tree's text to this one (argv[4], nine Uint32: start, old end and new end
+ * bytes, then the rows and byte columns of those three points): a copy of the old tree is edited and
+ * the text parsed again from it, which reuses what the edit did not touch. A tree with a syntax error
+ * is made again from nothing: error recovery may go differently from an earlier tree.
+ */
+static TSTree *parse_again(napi_env env, State *st, napi_value text, napi_value old, napi_value edit) {
+  void *data = NULL;
+  if (napi_get_value_external(env, old, &data) != napi_ok || !data) {
+    napi_throw_type_error(env, NULL, "flat_tree: expected a tree from keptTree()");
+    return NULL;
+  }
+  napi_typedarray_type type;
+  size_t n = 0;
+  void *e = NULL;
+  if (napi_get_typedarray_info(env, edit, &type, &n, &e, NULL, NULL) != napi_ok || type != napi_uint32_array || n != 9) {
+    napi_throw_type_error(env, NULL, "flat_tree: expected the edit as nine Uint32");
+    return NULL;
+  }
+  const uint32_t *v = (const uint32_t *)e;
+  TSInputEdit in = {v[0], v[1], v[2], {v[3], v[4]}, {v[5], v[6]}, {v[7], v[8]}};
+  TSTree *copy = ts_tree_copy((const TSTree *)data);
+  ts_tree_edit(copy, &in);
+  TSTree *tree = parse_string_from(env, st, text, copy);
+  ts_tree_delete(copy);
+  if (tree && ts_node_has_error(ts_tree_root_node(tree))) {
+    ts_tree_delete(tree);
+    tree = parse_string(env, st, text);
+  }
+  return tree;
+}
+
+/* keptTree() -> the tree the last parse(..., keep) made, as an external (once; undefined after). */
+static napi_value kept_tree(napi_env env, napi_callback_info info) {
+  State *st = state_of(env);
+  napi_value out;
+  if (!st->kept) {
+    CHECK(napi_get_undefined(env, &out));
+    return out;
+  }
+  if (napi_create_external(env, st->kept, free_tree, NULL, &out) != napi_ok) {
+    napi_throw_error(env, NULL, "flat_tree: cannot hand out the tree");
+    return NULL;
+  }
+  st->kept = NULL;
+  return out;
 }
 
 /* Index of the emitted node with this start, end and symbol (binary search on preorder starts). */
@@ -214,18 +274,23 @@ static napi_value take(napi_env env, napi_callback_info info) {
   return deliver(env, state_of(env), argv[0]);
 }
 
-/* parse(text, target: ArrayBuffer) -> words written into target (layout above), or minus the words
-   needed when target is too small (then call take() with a bigger one). */
+/* parse(text, target: ArrayBuffer, keep?: boolean, old?: tree, edit?: Uint32Array) -> words written
+   into target (layout above), or minus the words needed when target is too small (then call take()
+   with a bigger one). With keep, the tree is kept for keptTree(); with old and edit, see parse_again. */
 static napi_value parse(napi_env env, napi_callback_info info) {
-  size_t argc = 2;
-  napi_value argv[2];
+  size_t argc = 5;
+  napi_value argv[5];
   CHECK(napi_get_cb_info(env, info, &argc, argv, NULL, NULL));
   State *st = state_of(env);
   if (!st->parser || !st->query) {
     napi_throw_error(env, NULL, "flat_tree: call setup() first");
     return NULL;
   }
-  TSTree *tree = parse_string(env, st, argv[0]);
+  bool keep = false;
+  if (argc >= 3) napi_get_value_bool(env, argv[2], &keep);
+  napi_valuetype old_type = napi_undefined;
+  if (argc >= 5) napi_typeof(env, argv[3], &old_type);
+  TSTree *tree = old_type == napi_external ? parse_again(env, st, argv[0], argv[3], argv[4]) : parse_string(env, st, argv[0]);
   if (!tree) return NULL;
   Words b = st->last;
   b.len = 0;
@@ -286,7 +351,12 @@ static napi_value parse(napi_env env, napi_callback_info info) {
       captures++;
     }
   }
-  ts_tree_delete(tree);
+  if (keep && ok) {
+    if (st->kept) ts_tree_delete(st->kept);
+    st->kept = tree;
+  } else {
+    ts_tree_delete(tree);
+  }
   st->last = b;
   if (!ok) {
     st->last.len = 0;
@@ -324,6 +394,7 @@ NAPI_MODULE_INIT() {
     {"parse", NULL, parse, NULL, NULL, NULL, napi_default, NULL},
     {"parseOnly", NULL, parse_only, NULL, NULL, NULL, napi_default, NULL},
     {"take", NULL, take, NULL, NULL, NULL, napi_default, NULL},
+    {"keptTree", NULL, kept_tree, NULL, NULL, NULL, napi_default, NULL},
   };
   napi_define_properties(env, exports, sizeof props / sizeof props[0], props);
   return exports;
