@@ -225,6 +225,20 @@ export function composeMoves(first: readonly FileMove[], then: readonly FileMove
   return [...out.values()];
 }
 
+/**
+ * Diagnostics (a graph's, or its summary's) with the moves' lines moved; undefined when a diagnostic's
+ * line in a moved file has no new place.
+ */
+export function moveDiagnostics(diagnostics: Diagnostic[], moves: readonly FileMove[]): Diagnostic[] | undefined {
+  let out = diagnostics;
+  for (const [file, lines] of moves) {
+    const m = new Mover(file, lines);
+    out = m.records({ channels: [], goroutines: [], diagnostics: out }).diagnostics;
+    if (!m.complete) return undefined;
+  }
+  return out;
+}
+
 /** How many lines the moves map, over all their files: what an index keeps beside its graph until it is written again. */
 export function movedLineCount(moves: readonly FileMove[]): number {
   let n = 0;

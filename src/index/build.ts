@@ -12,7 +12,7 @@ import { buildProgram, resolveProgram, symbolFields, type PackageInput } from '.
 import { appendFactsEntries, contentHash, graphFileLabelled, textHash, factsHash, factsKey, factsPackWriter, readFactsEntries, readFactsPack, readGraphFile, readPack, writeGraphFile, writePack, type FactsPack, type PackMemo } from './cache.js';
 import { decodePacked, encodePacked, PACK_VERSION, packGraph, summarize, unpackGraph, type GraphSummary, type PackedGraph } from '../graph/pack.js';
 import { encodeStoreParts, moveStoreLinesParts } from '../graph/store.js';
-import { composeMoves, movedLineCount, remapPackedBytes, type FileMove } from '../graph/remap.js';
+import { composeMoves, moveDiagnostics, movedLineCount, remapPackedBytes, type FileMove } from '../graph/remap.js';
 import { writeParts } from './atomic.js';
 import { encodeFreshness, FRESH_FILE, freshNow, indexDir, manifestOf, manifestPaths, nativeStatAll, readFreshness, sameFreshness, serializeMoves, storeMoves, storeState, STORE_FILE, type Manifest, type StoreMoves } from './stored.js';
 import { toolStamp } from './key.js';
@@ -349,22 +349,22 @@ function build(opts: IndexOptions, useSnapshot: boolean): IndexResult {
     }
     // The inputs as they would be if the changed files kept their old facts: the stored graph's, unless something else changed.
     const prior = inputsOf((path) => oldFacts.get(path));
-    const moved = prior.key === state.inputs.key ? movedGraph({ state, dir, packFile, changed, early, sourceDiagnostics }) : undefined;
+    const limit = opts.keepMovedLines ?? MOVES_KEPT_MAX_LINES;
+    const moved = prior.key === state.inputs.key ? movedGraph({ state, dir, packFile, changed, early, sourceDiagnostics, limit }) : undefined;
     lap('load');
     if (moved) {
       // Only lines moved: the counts are the stored graph's, the diagnostics the moved ones.
-      const summary = state.summary && { ...state.summary, diagnostics: moved.rest.diagnostics };
+      const summary = state.summary && { ...state.summary, diagnostics: moved.diagnostics };
       const cutOff = moved.shifts.some((m) => m[2]) ? 'records' : 'positions';
-      const result = lazyResult(() => decodePacked(Buffer.concat(moved.parts)), { timings, files: counts, fromCache: false, cutOff }, summary);
+      const result = lazyResult(() => decodePacked(Buffer.concat(moved.parts())), { timings, files: counts, fromCache: false, cutOff }, summary);
       const manifest = manifestNow();
       // The moves are kept beside the graph file and the store, which stay as they are, until they grow
       // past MOVES_KEPT_MAX_LINES: then both are written with the lines moved.
-      const limit = opts.keepMovedLines ?? MOVES_KEPT_MAX_LINES;
       const kept = movedLineCount(moved.moves) <= limit;
       if (kept) {
         writePack(stateFile, { stamp, graph: state.graph, moves: moved.moves, inputs, summary: result.summary } satisfies IndexState, opts.memo);
       } else {
-        writeGraphFile(join(dir, GRAPH_FILE), graphLabel(stamp), moved.parts);
+        writeGraphFile(join(dir, GRAPH_FILE), graphLabel(stamp), moved.parts());
         writePack(stateFile, { stamp, graph: graphLabel(stamp), inputs, summary: result.summary } satisfies IndexState, opts.memo);
       }
       moveStore(dir, state.inputs.key, inputs.key, stamp, manifest, moved.shifts, kept ? limit : -1, () => result.graph);
@@ -460,7 +460,7 @@ function moveStore(dir: string, from: string, to: string, stamp: string, manifes
  * them from the new facts (symbolFields). Undefined when that cannot be shown: the old facts are gone,
  * a file is new, something else moved.
  */
-function movedGraph(a: { state: IndexState; dir: string; packFile: string; changed: FileContent[]; early: Map<string, Parsed>; sourceDiagnostics: Diagnostic[] }): { parts: Buffer[]; rest: PackedGraph['rest']; shifts: FileMove[]; moves: FileMove[] } | undefined {
+function movedGraph(a: { state: IndexState; dir: string; packFile: string; changed: FileContent[]; early: Map<string, Parsed>; sourceDiagnostics: Diagnostic[]; limit: number }): MovedGraph | undefined {
   const { state, changed, early } = a;
   const old = new Map(state.inputs.files.map(([path, content]) => [path, content]));
   if (changed.some((c) => !old.has(c.path))) return undefined;
@@ -478,15 +478,40 @@ function movedGraph(a: { state: IndexState; dir: string; packFile: string; chang
   }
   // The graph file's lines are where the state's moves (if any) and then these shifts put them.
   const moves = composeMoves(state.moves ?? [], shifts);
+  if (!moves) return undefined;
+  // Every changed file's lines were shown to have a place when it joined the kept moves (and its
+  // records to have fields, when they need them): the composed moves keep a place for each of those
+  // lines (composeMoves), so the graph file need not be read. Its moved form is made when it is read.
+  const kept = new Map((state.moves ?? []).map((m) => [m[0], m]));
+  const shown = shifts.every(([file, , fields]) => kept.has(file) && (!fields || kept.get(file)![2] !== undefined));
+  const diagnostics = shown && movedLineCount(moves) <= a.limit && state.summary ? moveDiagnostics(state.summary.diagnostics, shifts) : undefined;
+  if (diagnostics) {
+    return { shifts, moves, diagnostics, parts: () => movedParts(storedGraph(a.dir, state), moves) };
+  }
   const bytes = storedGraph(a.dir, state);
-  if (!bytes || !moves) return undefined;
+  if (!bytes) return undefined;
   try {
     const moved = remapPackedBytes(bytes, moves);
-    return moved && { ...moved, shifts, moves };
+    return moved && { shifts, moves, diagnostics: moved.rest.diagnostics, parts: () => moved.parts };
   } catch {
     // A graph file this code cannot read: resolved again, and written anew.
     return undefined;
   }
+}
+
+/** What movedGraph found: the changed files' shifts, the moves from the graph file's lines, the moved diagnostics and the moved graph's bytes (made when asked). */
+interface MovedGraph {
+  shifts: FileMove[];
+  moves: FileMove[];
+  diagnostics: Diagnostic[];
+  parts(): Buffer[];
+}
+
+/** The graph file's bytes with the moves' lines moved, as pieces; throws when they cannot be. */
+function movedParts(bytes: Buffer | undefined, moves: FileMove[]): Buffer[] {
+  const moved = bytes && remapPackedBytes(bytes, moves);
+  if (!moved) throw new Error('the graph file\'s lines cannot be moved as the index says; run the command again to rebuild it');
+  return moved.parts;
 }
 
 /** The store at `file`, of graph `from`, with the shifts' lines moved, as graph `to` (see moveStoreLinesParts); false when it cannot be. */
