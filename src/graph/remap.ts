@@ -31,8 +31,13 @@ class Mover {
         return c.origins?.some((o) => o.startsWith(origin)) ? { ...moved, origins: c.origins.map(moveOrigin) } : moved;
       }),
       goroutines: g.goroutines.map((r) => (r.file === file ? { ...r, line: this.to(r.line) } : r)),
-      diagnostics: g.diagnostics.map((d) => (d.file === file && d.line !== undefined ? { ...d, line: this.to(d.line) } : d)),
+      diagnostics: this.diagnostics(g.diagnostics),
     };
+  }
+
+  /** The diagnostics placed in the file, moved. */
+  diagnostics(ds: Diagnostic[]): Diagnostic[] {
+    return ds.map((d) => (d.file === this.file && d.line !== undefined ? { ...d, line: this.to(d.line) } : d));
   }
 }
 
@@ -233,7 +238,7 @@ export function moveDiagnostics(diagnostics: Diagnostic[], moves: readonly FileM
   let out = diagnostics;
   for (const [file, lines] of moves) {
     const m = new Mover(file, lines);
-    out = m.records({ channels: [], goroutines: [], diagnostics: out }).diagnostics;
+    out = m.diagnostics(out);
     if (!m.complete) return undefined;
   }
   return out;

@@ -123,13 +123,8 @@ function storedGraphLater(dir: string, state: IndexState | undefined): (() => Pa
     const bytes = readGraphFile(file, state.graph);
     if (!bytes) throw new Error(`${file} was replaced while this command ran (another build?); run it again`);
     try {
-      if (state.moves?.length) {
-        // The bytes are a private map or copy: moved where they lie.
-        const moved = remapPackedBytes(bytes, state.moves);
-        if (!moved) throw new Error('its lines cannot be moved as the index says');
-        return decodePacked(Buffer.concat(moved.parts));
-      }
-      return decodePacked(bytes);
+      // The bytes are a private map or copy: moved where they lie.
+      return decodePacked(state.moves?.length ? Buffer.concat(movedParts(bytes, state.moves)) : bytes);
     } catch (err) {
       // Without its state the folder holds no graph: the next build resolves and writes a good one.
       rmSync(join(dir, STATE_FILE), { force: true });
@@ -356,7 +351,7 @@ function build(opts: IndexOptions, useSnapshot: boolean): IndexResult {
       // Only lines moved: the counts are the stored graph's, the diagnostics the moved ones.
       const summary = state.summary && { ...state.summary, diagnostics: moved.diagnostics };
       const cutOff = moved.shifts.some((m) => m[2]) ? 'records' : 'positions';
-      const result = lazyResult(() => decodePacked(Buffer.concat(moved.parts())), { timings, files: counts, fromCache: false, cutOff }, summary);
+      const result = lazyResult(moved.graph, { timings, files: counts, fromCache: false, cutOff }, summary);
       const manifest = manifestNow();
       // The moves are kept beside the graph file and the store, which stay as they are, until they grow
       // past MOVES_KEPT_MAX_LINES: then both are written with the lines moved.
@@ -364,7 +359,7 @@ function build(opts: IndexOptions, useSnapshot: boolean): IndexResult {
       if (kept) {
         writePack(stateFile, { stamp, graph: state.graph, moves: moved.moves, inputs, summary: result.summary } satisfies IndexState, opts.memo);
       } else {
-        writeGraphFile(join(dir, GRAPH_FILE), graphLabel(stamp), moved.parts());
+        writeGraphFile(join(dir, GRAPH_FILE), graphLabel(stamp), moved.parts ?? movedParts(storedGraph(dir, state), moved.moves));
         writePack(stateFile, { stamp, graph: graphLabel(stamp), inputs, summary: result.summary } satisfies IndexState, opts.memo);
       }
       moveStore(dir, state.inputs.key, inputs.key, stamp, manifest, moved.shifts, kept ? limit : -1, () => result.graph);
@@ -485,32 +480,37 @@ function movedGraph(a: { state: IndexState; dir: string; packFile: string; chang
   const kept = new Map((state.moves ?? []).map((m) => [m[0], m]));
   const shown = shifts.every(([file, , fields]) => kept.has(file) && (!fields || kept.get(file)![2] !== undefined));
   const diagnostics = shown && movedLineCount(moves) <= a.limit && state.summary ? moveDiagnostics(state.summary.diagnostics, shifts) : undefined;
-  if (diagnostics) {
-    return { shifts, moves, diagnostics, parts: () => movedParts(storedGraph(a.dir, state), moves) };
-  }
+  // Read later as the next build will read it: the state's graph file with these moves.
+  const later = diagnostics && storedGraphLater(a.dir, { ...state, moves });
+  if (diagnostics && later) return { shifts, moves, diagnostics, graph: later };
   const bytes = storedGraph(a.dir, state);
   if (!bytes) return undefined;
   try {
     const moved = remapPackedBytes(bytes, moves);
-    return moved && { shifts, moves, diagnostics: moved.rest.diagnostics, parts: () => moved.parts };
+    return moved && { shifts, moves, diagnostics: moved.rest.diagnostics, graph: () => decodePacked(Buffer.concat(moved.parts)), parts: moved.parts };
   } catch {
     // A graph file this code cannot read: resolved again, and written anew.
     return undefined;
   }
 }
 
-/** What movedGraph found: the changed files' shifts, the moves from the graph file's lines, the moved diagnostics and the moved graph's bytes (made when asked). */
+/**
+ * What movedGraph found: the changed files' shifts, the moves from the graph file's lines, the moved
+ * diagnostics, the moved graph (decoded when asked) and, when the graph file was read to check the
+ * moves, its moved bytes.
+ */
 interface MovedGraph {
   shifts: FileMove[];
   moves: FileMove[];
   diagnostics: Diagnostic[];
-  parts(): Buffer[];
+  graph(): PackedGraph;
+  parts?: Buffer[];
 }
 
-/** The graph file's bytes with the moves' lines moved, as pieces; throws when they cannot be. */
+/** A graph file's bytes with the moves' lines moved, as pieces; throws when they cannot be. */
 function movedParts(bytes: Buffer | undefined, moves: FileMove[]): Buffer[] {
   const moved = bytes && remapPackedBytes(bytes, moves);
-  if (!moved) throw new Error('the graph file\'s lines cannot be moved as the index says; run the command again to rebuild it');
+  if (!moved) throw new Error('its lines cannot be moved as the index says');
   return moved.parts;
 }
 

@@ -91,11 +91,9 @@ export function decode(bytes: Uint8Array): { text: string; diagnostic?: FileDiag
  * 'extract' diagnostic on that file, with no facts, the same on a worker and on the calling thread.
  * With `clock`, adds the time of tree-sitter, of the tree's light copy and of the rest. With
  * `declarations`, a file outside the build: its function bodies are left out (see declarationsOnly).
- */
-/**
- * One file's facts. With `retain`, the native parser keeps the file's syntax tree, and the next parse of
- * the same path in this thread starts from it (see FlatParser.parse): for a process that parses the
- * files it is told changed, again and again (index --watch).
+ * With `retain`, the native parser keeps the file's syntax tree, and the next parse of the same path on
+ * this thread starts from it (see FlatParser.parse): for a process that parses the files it is told
+ * changed, again and again (index --watch).
  */
 export function extractFile(path: string, bytes: Uint8Array, clock?: ParseClock, declarations = false, retain = false): FileFacts {
   const t0 = clock ? performance.now() : 0;
