@@ -12,7 +12,7 @@ import { BUILTIN_FUNCS, Types, type RType, type Scope, type Member } from './typ
 import { Implementations } from './impls.js';
 import { FlowTypes } from './flow-types.js';
 import { instantiatedTypes } from './instantiated.js';
-import { Progress } from './progress.js';
+import { Queries, type Query } from './queries.js';
 
 /** Interface candidates that flow analysis or rapid type analysis rules out: stored, not shown by default. */
 export const RULED_OUT_BY_FLOW = 'iface-ruled-out-by-flow';
@@ -34,8 +34,8 @@ export class CallResolver {
   private fieldFlows?: Map<string, { e: Expr; scope: Scope }[]>;
 
   readonly flowTypes: FlowTypes;
-  /** The recursive queries in progress (field and flow queries), shared with the flow analysis. */
-  readonly progress = new Progress();
+  /** The recursive queries (field and flow queries), shared with the flow analysis. */
+  queries = new Queries();
 
   constructor(readonly program: Program) {
     this.types = new Types(program);
@@ -77,9 +77,9 @@ export class CallResolver {
   /**
    * Outcomes of call sites as written, for the passes over every call (the call-site table, the edges,
    * the channel holders), which used to resolve each site again. An outcome is kept when it cannot
-   * differ in another pass: it asked no flow, field or parameter question (so neither the table's
-   * state nor what is in progress could matter), or it was computed at the top level once the table
-   * existed, when every answer it used is already in the caches for good.
+   * differ in another pass: it asked no flow, field or parameter question (so the table's state could
+   * not matter), or it was computed outside the table's build, when every answer it used is final
+   * (see Queries).
    */
   private settled = new Map<FuncInfo, (Outcome | undefined)[]>();
   /** The passes go function by function: the last function's outcomes, without a map lookup per site. */
@@ -103,9 +103,8 @@ export class CallResolver {
     const known = last.list[i];
     if (known) return known;
     const before = this.asked;
-    const settledTable = this.callSites !== undefined;
     const out = this.resolveCall(fn, fn.facts.calls[i]);
-    if (this.asked === before || settledTable) last.list[i] = out;
+    if (this.asked === before || !this.buildingCallSites) last.list[i] = out;
     return out;
   }
 
@@ -406,37 +405,50 @@ export class CallResolver {
     return this.buildingCallSites;
   }
 
-  /** Call sites of each function, found with exact (non-flow) resolution; built once on first need. */
+  /**
+   * Call sites of each function, found with exact (non-flow) resolution; built once on first need, as
+   * at the top level (nothing in progress, nesting 0) wherever that need arises, so that it is the
+   * same table whichever question asked for it first.
+   */
   callSitesOf(id: string): { fn: FuncInfo; call: CallFact }[] {
     if (!this.callSites) {
       if (this.buildingCallSites) return [];
+      const outer = this.queries;
+      this.queries = new Queries();
       this.buildingCallSites = true;
-      const map = new Map<string, { fn: FuncInfo; call: CallFact }[]>();
-      for (const fn of [...this.program.funcs.values(), ...this.program.inits]) {
-        if (!fn.file.active) continue;
-        for (let i = 0; i < fn.facts.calls.length; i++) {
-          const call = fn.facts.calls[i];
-          const out = this.resolveSite(fn, i);
-          if (!('targets' in out)) continue;
-          for (const t of out.targets) {
-            let list = map.get(t.callee);
-            if (!list) map.set(t.callee, (list = []));
-            list.push({ fn, call });
-          }
-        }
+      try {
+        this.callSites = this.flowTypes.atTop(() => this.siteTable());
+      } finally {
+        this.buildingCallSites = false;
+        this.queries = outer;
       }
-      this.callSites = map;
-      this.buildingCallSites = false;
     }
     return this.callSites.get(id) ?? [];
   }
 
+  private siteTable(): Map<string, { fn: FuncInfo; call: CallFact }[]> {
+    const map = new Map<string, { fn: FuncInfo; call: CallFact }[]>();
+    for (const fn of [...this.program.funcs.values(), ...this.program.inits]) {
+      if (!fn.file.active) continue;
+      for (let i = 0; i < fn.facts.calls.length; i++) {
+        const call = fn.facts.calls[i];
+        const out = this.resolveSite(fn, i);
+        if (!('targets' in out)) continue;
+        for (const t of out.targets) {
+          let list = map.get(t.callee);
+          if (!list) map.set(t.callee, (list = []));
+          list.push({ fn, call });
+        }
+      }
+    }
+    return map;
+  }
+
   /**
-   * Parameter answers by function, position, depth, element mode and flow nesting (all they depend
-   * on), kept when context-free (see Progress): they used to be recomputed for every path that reached
-   * them, exponentially often through chains of callbacks on large scopes.
+   * Func-typed parameter answers by function, position and element mode (see Queries): each is
+   * computed with a depth of its own, so it does not depend on the path that reached it.
    */
-  private paramMemo = new Map<string, Target[]>();
+  private paramKept = new Map<string, Query<Target[]>>();
 
   /** A function-typed parameter holds whatever the function's callers pass in that position. */
   private paramTargets(fn: FuncInfo, name: string, depth: number, elements: boolean): Target[] {
@@ -445,62 +457,44 @@ export class CallResolver {
     if (index < 0 || depth > 8) return [];
     // While the table is being built there are no call sites to read.
     if (this.buildingCallSites) return [];
-    const key = `${fn.id}#${index}#${depth}#${elements}#${this.flowTypes.level}`;
-    const memo = this.paramMemo.get(key);
-    if (memo) return memo;
-    // The first question builds the call-site table; that answer is not kept (the build's own queries ran inside it).
-    const built = this.callSites !== undefined;
-    const mark = this.progress.begin();
-    const variadic = fn.facts.params[index].variadic;
-    const out: Target[] = [];
-    for (const { fn: caller, call } of this.callSitesOf(fn.id)) {
-      // Method calls through a method expression pass the receiver first; plain calls do not.
-      const args = variadic ? call.a.slice(index) : [call.a[index]];
-      for (const arg of args) if (arg) out.push(...this.funcValueTargets(arg, this.scopeOf(caller, call.pos), depth + 1, false, elements && !variadic));
-    }
-    const result = dedupe(out);
-    if (this.progress.end(mark).free && built) this.paramMemo.set(key, result);
-    return result;
+    const sites = this.callSitesOf(fn.id);
+    const key = `param:${fn.id}#${index}#${elements}`;
+    return this.queries.ask(this.paramKept, key, NO_TARGETS, () => this.flowTypes.atTop(() => {
+      const variadic = fn.facts.params[index].variadic;
+      const out: Target[] = [];
+      for (const { fn: caller, call } of sites) {
+        // Method calls through a method expression pass the receiver first; plain calls do not.
+        const args = variadic ? call.a.slice(index) : [call.a[index]];
+        for (const arg of args) if (arg) out.push(...this.funcValueTargets(arg, this.scopeOf(caller, call.pos), 0, false, elements && !variadic));
+      }
+      return dedupe(out);
+    }), sameTargets).slice();
   }
 
-  /** Values stored in a struct field: keyed composite literals and assignments anywhere in scope. */
-  private fieldCache = new Map<string, Target[]>();
-  /** Context-free field answers computed while the table is being built, by field and flow nesting. */
-  private buildingFieldMemo = new Map<string, { targets: Target[]; footprint: Set<number> }>();
+  /**
+   * Values stored in a func-typed struct field (keyed composite literals and assignments anywhere in
+   * scope), by field and element mode (see Queries); apart while the table is built.
+   */
+  private fieldKept = new Map<string, Query<Target[]>>();
+  private fieldKeptBuilding = new Map<string, Query<Target[]>>();
 
-  private fieldTargets(owner: RType, field: string, depth: number, elements = false): Target[] {
+  private fieldTargets(owner: RType, field: string, _depth: number, elements = false): Target[] {
     let base = this.types.unalias(owner);
     if (base.k === 'ptr') base = base.e;
     if (base.k !== 'named') return [];
     this.asked++;
     const key = `${base.t.id}#${field}#${elements}`;
-    const cached = this.fieldCache.get(key);
-    if (cached) return cached;
     const busy = `field:${key}`;
-    if (this.progress.isOpen(busy)) return [];
     const building = this.buildingCallSites;
-    if (!building && this.buildingFieldMemo.size) this.buildingFieldMemo.clear();
-    const memoKey = `${key}#${this.flowTypes.level}`;
-    // Copies: callers may append to the answer they get (as they may to a fresh one).
-    const memo = building ? this.buildingFieldMemo.get(memoKey) : undefined;
-    if (memo && this.progress.clear(memo.footprint)) {
-      this.progress.touch(memo.footprint);
-      return memo.targets.slice();
-    }
-    // A field's flows do not depend on where it is read: compute once (cycles see an empty answer).
-    const mark = this.progress.begin(building);
-    this.progress.push(busy);
-    const flows = this.flows().get(`${base.t.id}#${field}`) ?? [];
-    const out: Target[] = [];
-    // Depth restarts here: the placeholder above already breaks cycles through this field.
-    for (const { e, scope } of flows) out.push(...this.funcValueTargets(e, scope, 0, false, elements));
-    const result = dedupe(out);
-    this.progress.pop(busy);
-    const { free, footprint } = this.progress.end(mark);
-    // Answers computed while the call-site table is being built lack parameter flows: not cached.
-    if (!this.buildingCallSites) this.fieldCache.set(key, result);
-    else if (free && footprint) this.buildingFieldMemo.set(memoKey, { targets: result.slice(), footprint });
-    return result;
+    if (!building && this.fieldKeptBuilding.size) this.fieldKeptBuilding.clear();
+    const t = base.t;
+    // A field's flows do not depend on where it is read: the depth restarts here, and a cycle through
+    // this field is answered as the fixpoint of its queries.
+    return this.queries.ask(building ? this.fieldKeptBuilding : this.fieldKept, busy, NO_TARGETS, () => this.flowTypes.atTop(() => {
+      const out: Target[] = [];
+      for (const { e, scope } of this.flows().get(`${t.id}#${field}`) ?? []) out.push(...this.funcValueTargets(e, scope, 0, false, elements));
+      return dedupe(out);
+    }), sameTargets).slice();
   }
 
   flows(): Map<string, { e: Expr; scope: Scope }[]> {
@@ -564,6 +558,19 @@ function walkComps(e: Expr, visit: (e: Expr) => void): void {
       return;
     default:
   }
+}
+
+const NO_TARGETS: Target[] = [];
+
+function sameTargets(a: Target[], b: Target[]): boolean {
+  if (a === b) return true;
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) {
+    const x = a[i];
+    const y = b[i];
+    if (x.callee !== y.callee || x.kind !== y.kind || x.how !== y.how || x.confidence !== y.confidence) return false;
+  }
+  return true;
 }
 
 function dedupe(ts: Target[]): Target[] {

@@ -4,28 +4,28 @@
  * (the callee's return statements), locals and their assignments, struct fields (keyed literals and
  * assignments anywhere in scope), parameters (the arguments at every call site), package vars.
  * Exact when every source is found; the answer is `undefined` (unknown) as soon as one source cannot
- * be told, and the caller then keeps class-hierarchy dispatch. Approximate: one round of parameter
- * flows, no flows through channels, maps of interfaces or reflection.
+ * be told, and the caller then keeps class-hierarchy dispatch. Field, parameter and result answers are
+ * queries of their own (see Queries): cycles among them are answered as fixpoints, whatever asked
+ * first. Approximate: a bounded depth of expressions within each query, no flows through channels,
+ * maps of interfaces or reflection.
  */
 import type { Expr } from '../parse/index.js';
 import type { FuncInfo, TypeInfo } from './program.js';
 import type { CallResolver } from './calls.js';
 import type { Scope } from './types.js';
+import type { Query } from './queries.js';
 
 type Types = Set<TypeInfo> | undefined;
 
 const MAX_DEPTH = 7;
 
 export class FlowTypes {
-  private fieldCache = new Map<string, Types>();
-  private paramCache = new Map<string, Types>();
   /**
-   * While the call-site table is being built, answers are not stored in the caches above (they lack
-   * parameter flows). They used to be recomputed at every use, exponentially often on large scopes;
-   * free ones are kept here instead (see Progress), keyed by what else they depend on: the query, the
-   * nesting level (and the depth, where it carries into the query). Dropped once the table exists.
+   * The field, parameter and result queries (see Queries). Answers given while the call-site table is
+   * being built lack parameter flows: they are kept apart, and dropped once the table exists.
    */
-  private buildingMemo = new Map<string, { t: Types; footprint: Set<number> }>();
+  private kept = new Map<string, Query<Types>>();
+  private keptBuilding = new Map<string, Query<Types>>();
 
   constructor(private r: CallResolver) {}
 
@@ -35,6 +35,17 @@ export class FlowTypes {
   /** The nesting level, which bounds how much further a query may go: part of every memo key. */
   get level(): number {
     return this.nesting;
+  }
+
+  /** Runs `f` at nesting level 0, as at the top level (the call-site table is built so). */
+  atTop<T>(f: () => T): T {
+    const nesting = this.nesting;
+    this.nesting = 0;
+    try {
+      return f();
+    } finally {
+      this.nesting = nesting;
+    }
   }
 
   of(e: Expr, scope: Scope, depth = 0): Types {
@@ -111,33 +122,25 @@ export class FlowTypes {
     if (owner.k === 'ptr') owner = T.unalias(owner.e);
     if (owner.k !== 'named') return undefined;
     const key = `${owner.t.id}#${e.n}`;
-    if (this.fieldCache.has(key)) return this.fieldCache.get(key);
-    const open = `flow-field:${key}`;
-    if (this.r.progress.isOpen(open)) return new Set();
-    return this.memo(`${open}#${depth}#${this.nesting}`, open, () => {
+    return this.memo(`flow-field:${key}`, () => {
       const flows = this.r.flows().get(key) ?? [];
-      return flows.length === 0 ? undefined : union(flows.map((f) => this.of(f.e, f.scope, depth + 1)));
-    }, (result) => this.fieldCache.set(key, result));
+      return flows.length === 0 ? undefined : union(flows.map((f) => this.of(f.e, f.scope, 0)));
+    });
   }
 
   private param(fn: FuncInfo, name: string, depth: number): Types {
     const index = fn.facts.params.findIndex((p) => p.name === name);
     if (index < 0 || fn.facts.params[index].variadic) return undefined;
     const key = `${fn.id}#${index}`;
-    if (this.paramCache.has(key)) return this.paramCache.get(key);
-    const busy = `flow-param:${key}`;
-    if (this.r.progress.isOpen(busy)) return new Set();
-    this.r.progress.push(busy);
-    const sites = this.r.callSitesOf(fn.id);
-    // Exported functions can be called from code we do not see; closures and methods may be called through values.
-    const open = sites.length === 0 || fn.facts.kind === 'closure';
-    const result = open ? undefined : union(sites.map(({ fn: caller, call }) => {
-      const arg = call.a[index];
-      return arg ? this.of(arg, this.r.scopeOf(caller, call.pos), depth + 1) : undefined;
-    }));
-    this.r.progress.pop(busy);
-    if (!this.r.buildingSites) this.paramCache.set(key, result);
-    return result;
+    return this.memo(`flow-param:${key}`, () => {
+      const sites = this.r.callSitesOf(fn.id);
+      // Exported functions can be called from code we do not see; closures and methods may be called through values.
+      if (sites.length === 0 || fn.facts.kind === 'closure') return undefined;
+      return union(sites.map(({ fn: caller, call }) => {
+        const arg = call.a[index];
+        return arg ? this.of(arg, this.r.scopeOf(caller, call.pos), 0) : undefined;
+      }));
+    });
   }
 
   private callResult(e: Extract<Expr, { k: 'call' }>, scope: Scope, depth: number, vi: number): Types {
@@ -154,17 +157,11 @@ export class FlowTypes {
     return union(callees.map((callee) => this.result(callee, vi)));
   }
 
-  private resultCache = new Map<string, Types>();
-
   /** What a function returns in result position `vi`: a per-function summary, computed once. */
   private result(callee: FuncInfo, vi: number): Types {
     const key = `${callee.id}#r${vi}`;
-    if (this.resultCache.has(key)) return this.resultCache.get(key);
-    const open = `flow-result:${key}`;
-    if (this.r.progress.isOpen(open)) return new Set();
     if (callee.facts.returns.length === 0) return undefined;
-    // The results are read at depth 0, so only the nesting level carries in.
-    return this.memo(`${open}#${this.nesting}`, open, () => this.resultOf(callee, vi), (result) => this.resultCache.set(key, result));
+    return this.memo(`flow-result:${key}`, () => this.resultOf(callee, vi));
   }
 
   private resultOf(callee: FuncInfo, vi: number): Types {
@@ -187,27 +184,23 @@ export class FlowTypes {
   }
 
   /**
-   * Computes the query `open` (marked in progress meanwhile). Outside the table build the answer goes
-   * to its cache as before (`store`); during the build it is kept under `memoKey` when free.
+   * The answer to the query `key` (see Queries), computed with a budget of its own (depth and nesting
+   * start again from 0), so that it does not depend on where it was asked.
    */
-  private memo(memoKey: string, open: string, compute: () => Types, store: (t: Types) => void): Types {
-    const progress = this.r.progress;
+  private memo(key: string, compute: () => Types): Types {
     const building = this.r.buildingSites;
-    if (!building && this.buildingMemo.size) this.buildingMemo.clear();
-    const memo = building ? this.buildingMemo.get(memoKey) : undefined;
-    if (memo && progress.clear(memo.footprint)) {
-      progress.touch(memo.footprint);
-      return memo.t;
-    }
-    const mark = progress.begin(building);
-    progress.push(open);
-    const result = compute();
-    progress.pop(open);
-    const { free, footprint } = progress.end(mark);
-    if (!this.r.buildingSites) store(result);
-    else if (free && footprint) this.buildingMemo.set(memoKey, { t: result, footprint });
-    return result;
+    if (!building && this.keptBuilding.size) this.keptBuilding.clear();
+    return this.r.queries.ask(building ? this.keptBuilding : this.kept, key, EMPTY, () => this.atTop(compute), sameTypes);
   }
+}
+
+const EMPTY: Types = new Set();
+
+function sameTypes(a: Types, b: Types): boolean {
+  if (a === b) return true;
+  if (!a || !b || a.size !== b.size) return false;
+  for (const t of a) if (!b.has(t)) return false;
+  return true;
 }
 
 function union(parts: Types[]): Types {

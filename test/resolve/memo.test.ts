@@ -1,67 +1,80 @@
 /**
- * Reused answers in the resolver: the Progress tracker that decides when an answer may be reused, and a
- * small Go tree (test/fixtures/go/memo) whose `// want:` edges depend on answers being reused correctly.
+ * Reused answers in the resolver: the Queries engine that answers recursive queries as fixpoints of
+ * their cycles, and a small Go tree (test/fixtures/go/memo) whose `// want:` edges depend on answers
+ * being reused correctly.
  */
 import { describe, it, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { buildIndex } from '../../src/index/build.js';
-import { defaultBuildContext } from '../../src/source/index.js';
-import type { Graph } from '../../src/model/index.js';
-import { Progress } from '../../src/resolve/progress.js';
+import { computeScope, defaultBuildContext, openTree } from '../../src/source/index.js';
+import type { Edge, Graph, UnresolvedSite } from '../../src/model/index.js';
+import { extractFile } from '../../src/parse/index.js';
+import { buildProgram, type Program } from '../../src/resolve/index.js';
+import type { FuncInfo } from '../../src/resolve/program.js';
+import { CallResolver } from '../../src/resolve/calls.js';
+import { Queries, type Query } from '../../src/resolve/queries.js';
 import { readWants } from '../helpers/wants.js';
 
-describe('Progress', () => {
-  it('calls a computation free when it meets only queries opened inside it', () => {
-    const p = new Progress();
-    const outer = p.begin();
-    p.push('a');
-    const inner = p.begin();
-    p.push('b');
-    assert.equal(p.isOpen('b'), true);
-    assert.equal(p.isOpen('c'), false);
-    p.pop('b');
-    assert.equal(p.end(inner).free, true);
-    p.pop('a');
-    assert.equal(p.end(outer).free, true);
+/** A system of queries over sets of letters: each query's answer is its own letters and its dependencies' answers. */
+function system(deps: Record<string, string[]>, letters: Record<string, string>) {
+  const q = new Queries();
+  const table = new Map<string, Query<string>>();
+  const computed: string[] = [];
+  const same = (a: string, b: string) => a === b;
+  const ask = (key: string): string =>
+    q.ask(table, key, '', () => {
+      computed.push(key);
+      const all = new Set(letters[key] ?? '');
+      for (const d of deps[key] ?? []) for (const c of ask(d)) all.add(c);
+      return [...all].sort().join('');
+    }, same);
+  return { q, ask, computed };
+}
+
+describe('Queries', () => {
+  it('computes a query outside any cycle once and keeps its answer', () => {
+    const s = system({ a: ['b', 'c'], b: ['c'] }, { a: 'a', b: 'b', c: 'c' });
+    assert.equal(s.ask('a'), 'abc');
+    assert.equal(s.ask('b'), 'bc');
+    assert.deepEqual(s.computed, ['a', 'b', 'c']);
   });
 
-  it('calls a computation not free when it meets a query opened before it, and passes that outwards', () => {
-    const p = new Progress();
-    const top = p.begin();
-    p.push('a');
-    const mid = p.begin();
-    p.push('b');
-    const low = p.begin();
-    assert.equal(p.isOpen('a'), true);
-    assert.equal(p.end(low).free, false);
-    p.pop('b');
-    // `mid` started after `a` was opened, so it met a query from outside too.
-    assert.equal(p.end(mid).free, false);
-    p.pop('a');
-    // For `top`, `a` was its own.
-    assert.equal(p.end(top).free, true);
+  it('answers every query of a cycle with its least fixpoint, whichever query is asked first', () => {
+    // a → b → c → a, and c also reads d; every query of the cycle sees every letter of it.
+    const deps = { a: ['b'], b: ['c'], c: ['a', 'd'] };
+    const letters = { a: 'a', b: 'b', c: 'c', d: 'd' };
+    for (const first of ['a', 'b', 'c']) {
+      const s = system(deps, letters);
+      assert.equal(s.ask(first), 'abcd', `asked ${first} first`);
+      assert.deepEqual(['a', 'b', 'c'].map(s.ask), ['abcd', 'abcd', 'abcd'], `asked ${first} first`);
+      assert.equal(s.q.unsettled, 0);
+    }
   });
 
-  it('records the queries a watched computation checked, nested ones included', () => {
-    const p = new Progress();
-    const outer = p.begin(true);
-    assert.equal(p.isOpen('x'), false);
-    const inner = p.begin(true);
-    assert.equal(p.isOpen('y'), false);
-    const innerEnd = p.end(inner);
-    const outerEnd = p.end(outer);
-    assert.equal(innerEnd.footprint?.size, 1);
-    assert.equal(outerEnd.footprint?.size, 2);
-    // Reusable while none of its footprint is in progress.
-    assert.equal(p.clear(outerEnd.footprint!), true);
-    p.push('y');
-    assert.equal(p.clear(outerEnd.footprint!), false);
-    assert.equal(p.clear(new Set()), true);
-    p.pop('y');
-    assert.equal(p.clear(outerEnd.footprint!), true);
+  it('gives the same answers to nested cycles in any order, and keeps them once their head is done', () => {
+    // Two cycles {a, b} and {c, d}, the first reading the second; e outside reads both.
+    const deps = { a: ['b', 'c'], b: ['a'], c: ['d'], d: ['c'], e: ['a', 'd'] };
+    const letters = { a: 'a', b: 'b', c: 'c', d: 'd', e: 'e' };
+    const want = { a: 'abcd', b: 'abcd', c: 'cd', d: 'cd', e: 'abcde' };
+    for (const order of [['a', 'b', 'c', 'd', 'e'], ['e', 'd', 'c', 'b', 'a'], ['d', 'b', 'e', 'a', 'c']]) {
+      const s = system(deps, letters);
+      const got = Object.fromEntries(order.map((k) => [k, s.ask(k)]));
+      assert.deepEqual(got, Object.fromEntries(order.map((k) => [k, want[k as keyof typeof want]])), order.join(''));
+      const count = s.computed.length;
+      for (const k of order) s.ask(k);
+      assert.equal(s.computed.length, count, 'kept answers are not computed again');
+    }
+  });
+
+  it('counts a cycle whose answers never settle, and stops it', () => {
+    const q = new Queries();
+    const table = new Map<string, Query<number>>();
+    const ask = (): number => q.ask(table, 'flip', 0, () => 1 - ask(), (a, b) => a === b);
+    ask();
+    assert.equal(q.unsettled, 1);
   });
 });
 
@@ -85,3 +98,67 @@ describe('call resolution on test/fixtures/go/memo', () => {
     assert.deepEqual(problems, []);
   });
 });
+
+describe('resolution order', () => {
+  it('narrows a call through a field that a cycle of field and parameter feeds, whichever is asked first', () => {
+    const cacheDir = mkdtempSync(join(tmpdir(), 'ka-memo-'));
+    const graph = buildIndex({ root: resolve('test/fixtures/go/memo'), ctx: defaultBuildContext(), cacheDir, fresh: true }).graph;
+    const at = (caller: string) =>
+      graph.edges
+        .filter((e) => e.file.endsWith('runtime.go') && e.caller === `k8s.io/kubernetes/pkg/kubelet.${caller}` && e.kind === 'interface')
+        .map((e) => `${e.callee.slice('k8s.io/kubernetes/pkg/kubelet.'.length)} ${e.how} ${e.confidence}`)
+        .sort();
+    // newPodManager asks about its parameter first; sync then asks about the field. Both see criRuntime.
+    const want = ['cachedRuntime.SyncPod iface-ruled-out-by-flow 0.02', 'criRuntime.SyncPod iface-flow 1'];
+    assert.deepEqual(at('newPodManager'), want);
+    assert.deepEqual(at('(*podManager).sync'), want);
+  });
+
+  for (const fixture of ['kubelike', 'memo']) {
+    it(`gives test/fixtures/go/${fixture} the same edges and unresolved sites in any order of its functions`, () => {
+      const program = () => programOf(resolve('test/fixtures/go', fixture));
+      const run = (order: (fns: FuncInfo[]) => FuncInfo[]) => {
+        const p = program();
+        const r = new CallResolver(p);
+        const edges: Edge[] = [];
+        const unresolved: UnresolvedSite[] = [];
+        const fns = [...p.funcs.values(), ...p.inits].filter((f) => f.file.active);
+        for (const fn of order(fns)) r.resolveFunction(fn, edges, unresolved);
+        const lines = (xs: object[]) => xs.map((x) => JSON.stringify(x)).sort();
+        return { edges: lines(edges), unresolved: lines(unresolved), unsettled: r.queries.unsettled };
+      };
+      const base = run((fns) => fns);
+      assert.ok(base.edges.length > 20, `${base.edges.length} edges`);
+      assert.equal(base.unsettled, 0);
+      for (const [name, order] of [['reversed', (fns: FuncInfo[]) => fns.slice().reverse()], ['shuffled', shuffled(7)], ['shuffled again', shuffled(2026)]] as const) {
+        const other = run(order);
+        assert.deepEqual(other.edges, base.edges, name);
+        assert.deepEqual(other.unresolved, base.unresolved, name);
+      }
+    });
+  }
+});
+
+/** The program of a Go tree, its files extracted here (no cache). */
+function programOf(root: string): Program {
+  const ctx = defaultBuildContext();
+  const { packages } = computeScope(openTree(root, ctx), 'default', ctx);
+  return buildProgram(
+    packages.map((p) => ({
+      importPath: p.importPath,
+      files: p.files.map((f) => ({ facts: extractFile(f.path, readFileSync(join(root, f.path)), undefined, !f.active), active: f.active, constraint: f.constraint })),
+    })),
+  );
+}
+
+function shuffled(seed: number) {
+  return <T>(xs: T[]): T[] => {
+    const out = xs.slice();
+    for (let i = out.length - 1; i > 0; i--) {
+      seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+      const j = seed % (i + 1);
+      [out[i], out[j]] = [out[j], out[i]];
+    }
+    return out;
+  };
+}

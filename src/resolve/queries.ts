@@ -1,0 +1,146 @@
+/**
+ * The resolver's recursive queries (field flows, parameter flows, function results, func-typed fields
+ * and parameters), answered so that an answer does not depend on which question asked for it first,
+ * nor on the order in which functions are resolved.
+ *
+ * Queries can depend on each other in cycles (a parameter fed by a field that is set from that
+ * parameter). Each query is answered as the least fixpoint of its cycle, the way Tarjan's algorithm
+ * finds strongly connected components:
+ *
+ * - A query met again while it is being computed gives its answer so far (at first the empty one),
+ *   and the queries computed since then learn that they belong to its cycle.
+ * - When the first query of a cycle (its *head*) is done, it is computed again while its answer, or
+ *   the answer of any query of the cycle, changed in the last pass. Then the answers of the cycle are
+ *   final: kept, and given as they are whoever asks.
+ * - A query of a cycle whose head is still being computed is *pending*: asked again in the same pass,
+ *   it gives its answer so far; in a later pass it is computed again.
+ *
+ * Answers grow from empty as a pass reads larger answers, so the passes end (a cap guards against a
+ * query that does not grow that way; `unsettled` counts them).
+ */
+
+const NEW = 0;
+const OPEN = 1;
+const PENDING = 2;
+const DONE = 3;
+
+/** One query's state: its answer so far, and where it stands. */
+export interface Query<T> {
+  value: T;
+  /** Its answer before it is computed. */
+  empty: T;
+  state: number;
+  /** Its position on the stack of open queries, while open. */
+  at: number;
+  /** Pending: the lowest stack position its computation met (its cycle's head or below). */
+  low: number;
+  /** Pending: the pass in which it was computed. */
+  pass: number;
+}
+
+/** Passes of one cycle past which its answers are taken as they are (counted in `unsettled`). */
+const MAX_PASSES = 64;
+
+export class Queries {
+  private stack: Query<unknown>[] = [];
+  /** Lowest stack position met by the innermost computation. */
+  private low = Infinity;
+  /** The current pass (a fresh number for each pass again of a cycle's head). */
+  private pass = 0;
+  private passes = 0;
+  /** Whether an answer read within the current pass changed while it ran. */
+  private dirty = false;
+  /** Pending queries computed so far, for the heads that finish their cycles. */
+  private members: Query<unknown>[] = [];
+  /** Cycles whose answers still changed after MAX_PASSES passes. */
+  unsettled = 0;
+  /** The most queries open at once. */
+  deepest = 0;
+
+  /** How many queries are open (being computed) now. */
+  get depth(): number {
+    return this.stack.length;
+  }
+
+  /**
+   * The answer to the query `key` of `table`: kept when final, else computed (see above). `empty` is
+   * the answer a query has before it is computed; `same` tells two answers apart.
+   */
+  ask<T>(table: Map<string, Query<T>>, key: string, empty: T, compute: () => T, same: (a: T, b: T) => boolean): T {
+    let q = table.get(key);
+    if (q) {
+      if (q.state === DONE) return q.value;
+      if (q.state === OPEN) {
+        if (q.at < this.low) this.low = q.at;
+        return q.value;
+      }
+      if (q.state === PENDING && q.pass === this.pass) {
+        if (q.low < this.low) this.low = q.low;
+        return q.value;
+      }
+    } else {
+      q = { value: empty, empty, state: NEW, at: -1, low: 0, pass: -1 };
+      table.set(key, q);
+    }
+    return this.compute(q as Query<unknown>, compute as () => unknown, same as (a: unknown, b: unknown) => boolean) as T;
+  }
+
+  private compute(q: Query<unknown>, compute: () => unknown, same: (a: unknown, b: unknown) => boolean): unknown {
+    const at = this.stack.length;
+    const outer = { low: this.low, pass: this.pass, dirty: this.dirty };
+    const mark = this.members.length;
+    const before = q.value;
+    q.state = OPEN;
+    q.at = at;
+    this.stack.push(q);
+    if (this.stack.length > this.deepest) this.deepest = this.stack.length;
+    let low: number;
+    let passes = 0;
+    try {
+      for (;;) {
+        this.low = Infinity;
+        this.dirty = false;
+        const value = compute();
+        low = this.low;
+        const changed = !same(value, q.value);
+        q.value = value;
+        // A query of a cycle whose head is further down: that head decides when the cycle is done.
+        if (low < at) break;
+        // Not in a cycle, or the head of one that no longer changes.
+        if (low > at || (!changed && !this.dirty)) break;
+        if (++passes >= MAX_PASSES) {
+          this.unsettled++;
+          break;
+        }
+        this.pass = ++this.passes;
+      }
+    } finally {
+      this.stack.pop();
+    }
+    if (low < at) {
+      q.state = PENDING;
+      q.low = low;
+      q.pass = outer.pass;
+      this.members.push(q);
+      this.low = Math.min(outer.low, low);
+      this.dirty = outer.dirty || this.dirty || !same(q.value, before);
+    } else {
+      q.state = DONE;
+      // The queries of its cycle computed in the last pass are final; others are computed afresh when asked.
+      for (let i = mark; i < this.members.length; i++) {
+        const m = this.members[i];
+        if (m.state !== PENDING) continue;
+        if (m.pass === this.pass) m.state = DONE;
+        else {
+          m.state = NEW;
+          m.value = m.empty;
+        }
+      }
+      this.members.length = mark;
+      this.low = outer.low;
+      this.dirty = outer.dirty;
+    }
+    this.pass = outer.pass;
+    return q.value;
+  }
+}
