@@ -35,21 +35,25 @@ export function editBetween(a: string, b: string): Uint32Array {
   while (s < n - p && a.charCodeAt(a.length - 1 - s) === b.charCodeAt(b.length - 1 - s)) s++;
   const oldEnd = a.length - s;
   const newEnd = b.length - s;
-  const [sr, sc] = pointAt(a, p);
-  const [or, oc] = pointAt(a, oldEnd);
-  const [nr, nc] = pointAt(b, newEnd);
-  return Uint32Array.of(p * 2, oldEnd * 2, newEnd * 2, sr, sc, or, oc, nr, nc);
+  // The prefix is common: rows up to `p` are counted once, and each end is found from there.
+  const start = rowAt(a, 0, 0, 0, p);
+  const oldRow = rowAt(a, p, start.row, start.lineStart, oldEnd);
+  const newRow = rowAt(b, p, start.row, start.lineStart, newEnd);
+  return Uint32Array.of(p * 2, oldEnd * 2, newEnd * 2, start.row, column(start, p), oldRow.row, column(oldRow, oldEnd), newRow.row, column(newRow, newEnd));
 }
 
-/** The row and byte column (two bytes a code unit) of offset `at` in `text`. */
-function pointAt(text: string, at: number): [number, number] {
-  let row = 0;
-  let lineStart = 0;
-  for (let i = text.indexOf('\n'); i >= 0 && i < at; i = text.indexOf('\n', i + 1)) {
+/** The row of offset `at` in `text` and where that row starts, given both (`row`, `lineStart`) for offset `from`. */
+function rowAt(text: string, from: number, row: number, lineStart: number, at: number): { row: number; lineStart: number } {
+  for (let i = text.indexOf('\n', from); i >= 0 && i < at; i = text.indexOf('\n', i + 1)) {
     row++;
     lineStart = i + 1;
   }
-  return [row, (at - lineStart) * 2];
+  return { row, lineStart };
+}
+
+/** The byte column (two bytes a code unit) of offset `at` on its row. */
+function column(row: { lineStart: number }, at: number): number {
+  return (at - row.lineStart) * 2;
 }
 
 export interface FlatParse {

@@ -76,6 +76,24 @@ describe('parse paths', () => {
     assert.deepEqual([...editBetween('ab\ncd\nef', 'ab\ncXYd\nef')], [8, 8, 12, 1, 2, 1, 2, 1, 6]);
     assert.deepEqual([...editBetween('abc', 'abc')], [6, 6, 6, 0, 6, 0, 6, 0, 6]);
     assert.deepEqual([...editBetween('x\ny', 'y')], [0, 4, 0, 0, 0, 1, 0, 0, 0]);
+    // Edits across rows: the ends' rows count on from the start's.
+    assert.deepEqual([...editBetween('a\nb\nc\nd', 'a\nXY\nZ\n\nd')], [4, 10, 14, 1, 0, 2, 2, 3, 0]);
+    assert.deepEqual([...editBetween('p\nq\nr\ns', 'p\ns')], [4, 12, 4, 1, 0, 3, 0, 1, 0]);
+    // Against points counted from the start of each text, on random edits of a many-line text.
+    const point = (t: string, at: number) => {
+      const before = t.slice(0, at).split('\n');
+      return [before.length - 1, before[before.length - 1].length * 2];
+    };
+    let seed = 11;
+    const next = (n: number) => (seed = (seed * 1103515245 + 12345) & 0x7fffffff) % n;
+    const text = Array.from({ length: 40 }, (_, i) => `line ${i} ${'x'.repeat(i % 7)}`).join('\n');
+    for (let k = 0; k < 200; k++) {
+      const at = next(text.length);
+      const cut = next(30);
+      const changed = text.slice(0, at) + ['', 'y', '\n', 'z\nw\n'][next(4)] + text.slice(at + cut);
+      const e = [...editBetween(text, changed)];
+      assert.deepEqual(e.slice(3), [...point(text, e[0] / 2), ...point(text, e[1] / 2), ...point(changed, e[2] / 2)]);
+    }
   });
 
   it('reports syntax errors the same way on both paths', () => {
