@@ -16,7 +16,7 @@ import { composeMoves, moveDiagnostics, movedLineCount, remapPackedBytes, type F
 import { writeParts } from './atomic.js';
 import { encodeFreshness, FRESH_FILE, freshNow, indexDir, manifestOf, manifestPaths, nativeStatAll, readFreshness, sameFreshness, serializeMoves, storeMoves, storeState, STORE_FILE, type Manifest, type StoreMoves } from './stored.js';
 import { toolStamp } from './key.js';
-import { pruneIndexes, writeOwner } from './prune.js';
+import { pruneIndexes, siblingIndexes, writeOwner } from './prune.js';
 import { readWhole } from './mapped.js';
 import { watchWith, type IndexWatch, type WatchOptions } from './watch.js';
 
@@ -616,9 +616,9 @@ function liveKeys(contents: readonly FileContent[]): Set<string> {
 }
 
 /**
- * Each file's facts: from the old facts pack when its bytes are unchanged, else extracted. A file
- * outside the build is extracted with its declarations only, and kept so in the pack under its own key,
- * so its facts are what resolution reads of it either way. Writes the new facts pack as the entries
+ * Each file's facts: from the old facts pack when its bytes are unchanged (or from another index's, see
+ * addDonated), else extracted. A file outside the build is extracted with its declarations only, and
+ * kept so in the pack under its own key, so its facts are what resolution reads of it either way. Writes the new facts pack as the entries
  * come, so that they do not accumulate; the file bytes die with this call.
  * Also each file's facts hash (see ResolveInputs), hashed only for the entries no earlier build hashed.
  */
@@ -627,6 +627,8 @@ function parseFiles(contents: FileContent[], packFile: string, opts: IndexOption
   const factsHashes = new Map<string, string>();
   const strings: StringTable = new Map();
   const old: FactsPack = readFactsPack(packFile);
+  // Entries taken from other indexes are not in this pack's file yet: it is written whole when there are some.
+  const donated = addDonated(old, contents, packFile);
   lap('load');
   const kept: [string, Uint8Array][] = [];
   // Entries made in this build: by the early cut-off's parse, then by the extraction below.
@@ -648,8 +650,8 @@ function parseFiles(contents: FileContent[], packFile: string, opts: IndexOption
   const clock = newClock();
   // A few new entries are appended to the pack (see appendFactsEntries); more, and it is rewritten,
   // entries going to disk as they are made. Nothing new and nothing gone: it is left as it is.
-  const append = old.size > 0 && missing.length + fresh.length <= CUTOFF_MAX_FILES;
-  const pack = append || (missing.length === 0 && kept.length === old.size && fresh.length === 0) ? undefined : factsPackWriter(packFile);
+  const append = old.size > 0 && donated === 0 && missing.length + fresh.length <= CUTOFF_MAX_FILES;
+  const pack = append || (missing.length === 0 && kept.length === old.size && fresh.length === 0 && donated === 0) ? undefined : factsPackWriter(packFile);
   try {
     for (const [key, packed] of kept) pack?.add(key, packed);
     const cached = kept.length;
@@ -676,6 +678,36 @@ function parseFiles(contents: FileContent[], packFile: string, opts: IndexOption
   if (append && fresh.length > 0) appendFactsEntries(packFile, fresh, liveKeys(contents));
   lap('write');
   return { factsByPath, factsHashes, parsed: missing.length + (before.early?.size ?? 0), parser: { native: nativeParserInUse(), workers: workersFor(missing.length, opts.workers) }, parseThreads: clock };
+}
+
+/** Past this many files without facts, a build looks for them in the other indexes this version built. */
+const DONORS_MIN_FILES = CUTOFF_MAX_FILES;
+/** How many other indexes (the most recently built) a build reads facts from. */
+const DONORS_MAX = 2;
+
+/**
+ * Adds to the facts pack `old` the entries of other indexes that this version of kubelet-atlas built
+ * (another tree, scope or build context, in the same cache folder) for the files of `contents` it
+ * lacks, when it lacks many; returns how many it added. A file's facts depend only on its path and
+ * bytes (and whether it is in the build), so another checkout of a close release, or the default scope
+ * before `--scope all`, spares most of the parsing.
+ */
+function addDonated(old: FactsPack, contents: readonly FileContent[], packFile: string): number {
+  const lacking = contents.map(keyOf).filter((key) => !old.has(key));
+  if (lacking.length < DONORS_MIN_FILES) return 0;
+  const dir = join(packFile, '..');
+  let added = 0;
+  for (const donor of siblingIndexes(join(dir, '..'), basename(dir), toolStamp(), DONORS_MAX)) {
+    const pack = readFactsPack(join(donor, basename(packFile)));
+    for (const key of lacking) {
+      const packed = old.has(key) ? undefined : pack.get(key);
+      if (packed) {
+        old.set(key, packed);
+        added++;
+      }
+    }
+  }
+  return added;
 }
 
 /** Declarations (pass 1), then references (pass 2): the facts in scope → the graph. */

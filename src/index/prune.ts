@@ -58,6 +58,30 @@ export function pruneIndexes(indexRoot: string, current: string, owner: Owner, k
   return removed.sort();
 }
 
+/**
+ * The other folders under `indexRoot` built by this same version (`stamp`) of kubelet-atlas, for another
+ * tree, scope or build context: newest first, at most `limit`. Their facts serve a new index for the
+ * files it shares with them (the same path and bytes). Never throws: an unreadable folder is skipped.
+ */
+export function siblingIndexes(indexRoot: string, current: string, stamp: string, limit: number): string[] {
+  let names: string[];
+  try {
+    names = readdirSync(indexRoot, { withFileTypes: true }).filter((e) => e.isDirectory() && e.name !== current).map((e) => e.name);
+  } catch {
+    return [];
+  }
+  const same: { dir: string; builtAt: number }[] = [];
+  for (const name of names) {
+    try {
+      const other = JSON.parse(readFileSync(join(indexRoot, name, OWNER_FILE), 'utf8')) as Owner;
+      if (other.stamp === stamp) same.push({ dir: join(indexRoot, name), builtAt: other.builtAt });
+    } catch {
+      // No owner yet (a build under way, or a folder from before owner files): not a donor.
+    }
+  }
+  return same.sort((a, b) => b.builtAt - a.builtAt).slice(0, limit).map((x) => x.dir);
+}
+
 /** An index folder (it holds a facts or graph pack) from before owner files, untouched for a day. */
 function isLegacyIndex(dir: string, now: number): boolean {
   let files: string[];
