@@ -420,6 +420,7 @@ export class CallResolver {
         this.callSites = this.flowTypes.atTop(() => this.siteTable());
       } finally {
         this.buildingCallSites = false;
+        outer.absorb(this.queries);
         this.queries = outer;
       }
     }

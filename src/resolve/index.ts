@@ -30,5 +30,8 @@ export function resolveProgram(program: Program, meta: { root: string; modulePat
     channelOps: channels.length,
   };
   for (const e of edges) stats[`edges.${e.kind}`] = (stats[`edges.${e.kind}`] ?? 0) + 1;
+  // Answers that a guard stopped (see Queries) may depend on the order of resolution: counted when any.
+  if (resolver.queries.unsettled) stats['queries.unsettled'] = resolver.queries.unsettled;
+  if (resolver.queries.cut) stats['queries.cut'] = resolver.queries.cut;
   return { root: meta.root, modulePath: meta.modulePath, context: meta.context, symbols, edges, unresolved, channels, goroutines, diagnostics: meta.diagnostics, stats };
 }

@@ -16,7 +16,9 @@
  *   it gives its answer so far; in a later pass it is computed again.
  *
  * Answers grow from empty as a pass reads larger answers, so the passes end (a cap guards against a
- * query that does not grow that way; `unsettled` counts them).
+ * query that does not grow that way; `unsettled` counts them). Two guards make an answer depend on
+ * where it was asked, and are counted so that a graph they touched can say so: the cap on passes, and
+ * the cap on how many queries are open at once (`cut`).
  */
 
 const NEW = 0;
@@ -40,6 +42,11 @@ export interface Query<T> {
 
 /** Passes of one cycle past which its answers are taken as they are (counted in `unsettled`). */
 const MAX_PASSES = 64;
+/**
+ * Open queries past which a query is given its answer so far instead of being computed (counted in
+ * `cut`): a guard for the call stack. The kubelet's scopes open at most 45 (default) and 65 (all).
+ */
+export const MAX_OPEN = 256;
 
 export class Queries {
   private stack: Query<unknown>[] = [];
@@ -56,10 +63,14 @@ export class Queries {
   unsettled = 0;
   /** The most queries open at once. */
   deepest = 0;
+  /** Queries not computed because MAX_OPEN were open. */
+  cut = 0;
 
-  /** How many queries are open (being computed) now. */
-  get depth(): number {
-    return this.stack.length;
+  /** Adds the counts of another engine (the call-site table's, which runs apart). */
+  absorb(other: Queries): void {
+    this.unsettled += other.unsettled;
+    this.cut += other.cut;
+    this.deepest = Math.max(this.deepest, other.deepest);
   }
 
   /**
@@ -81,6 +92,10 @@ export class Queries {
     } else {
       q = { value: empty, empty, state: NEW, at: -1, low: 0, pass: -1 };
       table.set(key, q);
+    }
+    if (this.stack.length >= MAX_OPEN) {
+      this.cut++;
+      return q.value;
     }
     return this.compute(q as Query<unknown>, compute as () => unknown, same as (a: unknown, b: unknown) => boolean) as T;
   }

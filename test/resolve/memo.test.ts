@@ -15,7 +15,7 @@ import { extractFile } from '../../src/parse/index.js';
 import { buildProgram, type Program } from '../../src/resolve/index.js';
 import type { FuncInfo } from '../../src/resolve/program.js';
 import { CallResolver } from '../../src/resolve/calls.js';
-import { Queries, type Query } from '../../src/resolve/queries.js';
+import { MAX_OPEN, Queries, type Query } from '../../src/resolve/queries.js';
 import { readWants } from '../helpers/wants.js';
 
 /** A system of queries over sets of letters: each query's answer is its own letters and its dependencies' answers. */
@@ -67,6 +67,16 @@ describe('Queries', () => {
       for (const k of order) s.ask(k);
       assert.equal(s.computed.length, count, 'kept answers are not computed again');
     }
+  });
+
+  it('gives a query past MAX_OPEN open ones its answer so far, and counts it', () => {
+    // A chain q0 → q1 → … → q299: past MAX_OPEN the rest of the chain is not computed.
+    const deps = Object.fromEntries(Array.from({ length: 300 }, (_, i) => [`q${i}`, [`q${i + 1}`]]));
+    const s = system(deps, {});
+    s.ask('q0');
+    assert.equal(s.computed.length, MAX_OPEN);
+    assert.equal(s.q.cut, 1);
+    assert.equal(s.q.deepest, MAX_OPEN);
   });
 
   it('counts a cycle whose answers never settle, and stops it', () => {
