@@ -31,26 +31,14 @@ const LEGACY_AGE_MS = 24 * 3600 * 1000;
  * Never throws: a folder that cannot be read or removed is left alone.
  */
 export function pruneIndexes(indexRoot: string, current: string, owner: Owner, keep = 2, now = Date.now()): string[] {
-  let names: string[];
-  try {
-    names = readdirSync(indexRoot, { withFileTypes: true }).filter((e) => e.isDirectory() && e.name !== current).map((e) => e.name);
-  } catch {
-    return [];
-  }
   const rivals: { name: string; builtAt: number }[] = [];
   const removed: string[] = [];
-  for (const name of names) {
-    const dir = join(indexRoot, name);
-    let other: Owner | undefined;
-    try {
-      other = JSON.parse(readFileSync(join(dir, OWNER_FILE), 'utf8')) as Owner;
-    } catch {
-      other = undefined;
-    }
+  for (const { name, owner: other } of otherFolders(indexRoot, current)) {
     if (other) {
       if (other.of === owner.of && other.stamp !== owner.stamp) rivals.push({ name, builtAt: other.builtAt });
       continue;
     }
+    const dir = join(indexRoot, name);
     if (isLegacyIndex(dir, now) && remove(dir)) removed.push(name);
   }
   rivals.sort((a, b) => b.builtAt - a.builtAt);
@@ -61,25 +49,32 @@ export function pruneIndexes(indexRoot: string, current: string, owner: Owner, k
 /**
  * The other folders under `indexRoot` built by this same version (`stamp`) of kubelet-atlas, for another
  * tree, scope or build context: newest first, at most `limit`. Their facts serve a new index for the
- * files it shares with them (the same path and bytes). Never throws: an unreadable folder is skipped.
+ * files it shares with them (the same path and bytes). Never throws: an unreadable folder is skipped,
+ * and so is one without an owner file (a build under way, or a folder from before owner files).
  */
 export function siblingIndexes(indexRoot: string, current: string, stamp: string, limit: number): string[] {
+  const same: { dir: string; builtAt: number }[] = [];
+  for (const { name, owner } of otherFolders(indexRoot, current)) {
+    if (owner?.stamp === stamp) same.push({ dir: join(indexRoot, name), builtAt: owner.builtAt });
+  }
+  return same.sort((a, b) => b.builtAt - a.builtAt).slice(0, limit).map((x) => x.dir);
+}
+
+/** The folders under `indexRoot` other than `current`, each with its owner file when it can be read. */
+function otherFolders(indexRoot: string, current: string): { name: string; owner: Owner | undefined }[] {
   let names: string[];
   try {
     names = readdirSync(indexRoot, { withFileTypes: true }).filter((e) => e.isDirectory() && e.name !== current).map((e) => e.name);
   } catch {
     return [];
   }
-  const same: { dir: string; builtAt: number }[] = [];
-  for (const name of names) {
+  return names.map((name) => {
     try {
-      const other = JSON.parse(readFileSync(join(indexRoot, name, OWNER_FILE), 'utf8')) as Owner;
-      if (other.stamp === stamp) same.push({ dir: join(indexRoot, name), builtAt: other.builtAt });
+      return { name, owner: JSON.parse(readFileSync(join(indexRoot, name, OWNER_FILE), 'utf8')) as Owner };
     } catch {
-      // No owner yet (a build under way, or a folder from before owner files): not a donor.
+      return { name, owner: undefined };
     }
-  }
-  return same.sort((a, b) => b.builtAt - a.builtAt).slice(0, limit).map((x) => x.dir);
+  });
 }
 
 /** An index folder (it holds a facts or graph pack) from before owner files, untouched for a day. */

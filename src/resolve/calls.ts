@@ -428,8 +428,13 @@ export class CallResolver {
   }
 
   private siteTable(): Map<string, { fn: FuncInfo; call: CallFact }[]> {
+    return this.sitesByCallee([...this.program.funcs.values(), ...this.program.inits]);
+  }
+
+  /** The call sites of the active functions among `fns`, by the callees they resolve to now. */
+  sitesByCallee(fns: Iterable<FuncInfo>): Map<string, { fn: FuncInfo; call: CallFact }[]> {
     const map = new Map<string, { fn: FuncInfo; call: CallFact }[]>();
-    for (const fn of [...this.program.funcs.values(), ...this.program.inits]) {
+    for (const fn of fns) {
       if (!fn.file.active) continue;
       for (let i = 0; i < fn.facts.calls.length; i++) {
         const call = fn.facts.calls[i];

@@ -106,20 +106,7 @@ export function renderExpr(e: Expr): string {
 }
 
 export function collectChannels(program: Program, resolver: CallResolver, edges: Edge[]): ChannelOpRecord[] {
-  const callersOf = new Map<string, { fn: FuncInfo; call: CallFact }[]>();
-  for (const fn of program.funcs.values()) {
-    if (!fn.file.active) continue;
-    for (let i = 0; i < fn.facts.calls.length; i++) {
-      const call = fn.facts.calls[i];
-      const out = resolver.resolveSite(fn, i);
-      if (!('targets' in out)) continue;
-      for (const t of out.targets) {
-        let list = callersOf.get(t.callee);
-        if (!list) callersOf.set(t.callee, (list = []));
-        list.push({ fn, call });
-      }
-    }
-  }
+  const callersOf = resolver.sitesByCallee(program.funcs.values());
   void edges;
   const holders = new Holders(program, resolver, callersOf);
   const out: ChannelOpRecord[] = [];
