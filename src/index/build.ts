@@ -467,7 +467,8 @@ function movedGraph(a: { state: IndexState; dir: string; packFile: string; chang
   for (const [i, c] of changed.entries()) {
     const packed = entries.get(keys[i]);
     const facts = early.get(c.path)!.facts;
-    const shift = packed && factsShift(unpackFacts(packed), facts);
+    const was = packed && decodedOrNone(packed);
+    const shift = was && factsShift(was, facts);
     if (!shift) return undefined;
     shifts.push(shift.symbols ? [c.path, shift.lines, symbolFields(facts)] : [c.path, shift.lines]);
   }
@@ -634,23 +635,30 @@ function parseFiles(contents: FileContent[], packFile: string, opts: IndexOption
   // Entries made in this build: by the early cut-off's parse, then by the extraction below.
   const fresh: [string, Uint8Array][] = [];
   const missing: FileContent[] = [];
+  // Entries of the pack that could not be decoded: the pack is then written whole, without them.
+  let damaged = 0;
   for (const c of contents) {
     const key = keyOf(c);
     const early = before.early?.get(c.path);
     const packed = early?.packed ?? old.get(key);
     if (early) fresh.push([key, early.packed]);
-    if (packed) {
+    // An entry that cannot be decoded (a damaged pack) is extracted again, and replaced.
+    const facts = early ? early.facts : packed && decodedOrNone(packed, strings);
+    if (packed && facts) {
       kept.push([key, packed]);
-      factsByPath.set(c.path, early ? early.facts : unpackFacts(packed, strings));
+      factsByPath.set(c.path, facts);
       factsHashes.set(c.path, early?.factsHash ?? before.known.get(`${c.path}\0${c.hash}`) ?? factsHash(packed));
-    } else missing.push(c);
+    } else {
+      if (packed) damaged++;
+      missing.push(c);
+    }
   }
   // Cached facts decoded: with one file changed, most of what is left before resolution.
   lap('decode');
   const clock = newClock();
   // A few new entries are appended to the pack (see appendFactsEntries); more, and it is rewritten,
   // entries going to disk as they are made. Nothing new and nothing gone: it is left as it is.
-  const append = old.size > 0 && donated === 0 && missing.length + fresh.length <= CUTOFF_MAX_FILES;
+  const append = old.size > 0 && donated === 0 && damaged === 0 && missing.length + fresh.length <= CUTOFF_MAX_FILES;
   const pack = append || (missing.length === 0 && kept.length === old.size && fresh.length === 0 && donated === 0) ? undefined : factsPackWriter(packFile);
   try {
     for (const [key, packed] of kept) pack?.add(key, packed);
@@ -678,6 +686,15 @@ function parseFiles(contents: FileContent[], packFile: string, opts: IndexOption
   if (append && fresh.length > 0) appendFactsEntries(packFile, fresh, liveKeys(contents));
   lap('write');
   return { factsByPath, factsHashes, parsed: missing.length + (before.early?.size ?? 0), parser: { native: nativeParserInUse(), workers: workersFor(missing.length, opts.workers) }, parseThreads: clock };
+}
+
+/** A facts pack entry decoded, or undefined when it cannot be (a damaged pack). */
+function decodedOrNone(packed: Uint8Array, strings?: StringTable): FileFacts | undefined {
+  try {
+    return unpackFacts(packed, strings);
+  } catch {
+    return undefined;
+  }
 }
 
 /** Past this many files without facts, a build looks for them in the other indexes this version built. */

@@ -1,4 +1,7 @@
-/** A new index takes the facts of files it shares with other indexes that the same version built. */
+/**
+ * The facts pack's entries from elsewhere: a new index takes the facts of files it shares with other
+ * indexes that the same version built; an entry that cannot be decoded is extracted again.
+ */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { appendFileSync, cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -57,5 +60,50 @@ describe('facts from other indexes', () => {
     const b = copyOf(a);
     const built = buildIndex({ root: b, ctx, cacheDir, workers: 0 });
     assert.equal(built.files.parsed, built.files.total);
+  });
+});
+
+describe('a damaged facts entry', () => {
+  it('is extracted again and replaced, and the graph is the one a clean cache gives', () => {
+    const ctx = defaultBuildContext();
+    const cacheDir = mkdtempSync(join(tmpdir(), 'ka-damaged-cache-'));
+    const root = tree();
+    const clean = buildIndex({ root, ctx, cacheDir, workers: 0 });
+    const packFile = join(indexDir({ root, ctx, cacheDir }), 'facts.bin');
+    const bytes = readFileSync(packFile);
+    // The second entry's magic ('KFC1', the codec's) overwritten: the pack still reads, that entry does not decode.
+    const second = bytes.indexOf('KFC1', bytes.indexOf('KFC1') + 4);
+    assert.ok(second > 0);
+    bytes.write('XXXX', second, 'latin1');
+    writeFileSync(packFile, bytes);
+    const again = buildIndex({ root, ctx, cacheDir, workers: 0, fresh: true });
+    assert.equal(again.files.parsed, 1);
+    assert.deepEqual(packGraph(again.graph), packGraph(clean.graph));
+    assert.equal(buildIndex({ root, ctx, cacheDir, workers: 0, fresh: true }).files.parsed, 0);
+  });
+});
+
+describe('a damaged facts entry of a file whose lines moved', () => {
+  it('makes the build resolve again instead of failing', () => {
+    const ctx = defaultBuildContext();
+    const cacheDir = mkdtempSync(join(tmpdir(), 'ka-damaged-cache-'));
+    const root = tree();
+    buildIndex({ root, ctx, cacheDir, workers: 0 });
+    const packFile = join(indexDir({ root, ctx, cacheDir }), 'facts.bin');
+    const bytes = readFileSync(packFile);
+    // The pack: 'KAF3', the entries one after another, a JSON trailer { keys, lengths }, its length (u32).
+    const len = bytes.readUInt32LE(bytes.length - 4);
+    const trailer = JSON.parse(bytes.toString('utf8', bytes.length - 4 - len, bytes.length - 4)) as { keys: string[]; lengths: number[] };
+    const i = trailer.keys.findIndex((k) => k.endsWith(' pkg/kubelet/hooks/hook5.go'));
+    assert.ok(i >= 0);
+    const at = 4 + trailer.lengths.slice(0, i).reduce((a, b) => a + b, 0);
+    assert.equal(bytes.toString('latin1', at, at + 4), 'KFC1');
+    bytes.write('XXXX', at, 'latin1');
+    writeFileSync(packFile, bytes);
+    const file = join(root, 'pkg/kubelet/hooks/hook5.go');
+    writeFileSync(file, '// moved down a line\n' + readFileSync(file, 'utf8'));
+    const built = buildIndex({ root, ctx, cacheDir, workers: 0 });
+    const clean = buildIndex({ root, ctx, cacheDir: mkdtempSync(join(tmpdir(), 'ka-damaged-clean-')), workers: 0 });
+    assert.deepEqual(packGraph(built.graph), packGraph(clean.graph));
   });
 });
