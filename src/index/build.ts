@@ -619,8 +619,9 @@ function liveKeys(contents: readonly FileContent[]): Set<string> {
 /**
  * Each file's facts: from the old facts pack when its bytes are unchanged (or from another index's, see
  * addDonated), else extracted. A file outside the build is extracted with its declarations only, and
- * kept so in the pack under its own key, so its facts are what resolution reads of it either way. Writes the new facts pack as the entries
- * come, so that they do not accumulate; the file bytes die with this call.
+ * kept so in the pack under its own key, so its facts are what resolution reads of it either way.
+ * Writes the new facts pack as the entries come, so that they do not accumulate; the file bytes die
+ * with this call.
  * Also each file's facts hash (see ResolveInputs), hashed only for the entries no earlier build hashed.
  */
 function parseFiles(contents: FileContent[], packFile: string, opts: IndexOptions, lap: (name: string) => void, before: Before) {
@@ -628,14 +629,13 @@ function parseFiles(contents: FileContent[], packFile: string, opts: IndexOption
   const factsHashes = new Map<string, string>();
   const strings: StringTable = new Map();
   const old: FactsPack = readFactsPack(packFile);
-  // Entries taken from other indexes are not in this pack's file yet: it is written whole when there are some.
   const donated = addDonated(old, contents, packFile);
   lap('load');
   const kept: [string, Uint8Array][] = [];
   // Entries made in this build: by the early cut-off's parse, then by the extraction below.
   const fresh: [string, Uint8Array][] = [];
   const missing: FileContent[] = [];
-  // Entries of the pack that could not be decoded: the pack is then written whole, without them.
+  // Entries of the pack that could not be decoded.
   let damaged = 0;
   for (const c of contents) {
     const key = keyOf(c);
@@ -658,8 +658,11 @@ function parseFiles(contents: FileContent[], packFile: string, opts: IndexOption
   const clock = newClock();
   // A few new entries are appended to the pack (see appendFactsEntries); more, and it is rewritten,
   // entries going to disk as they are made. Nothing new and nothing gone: it is left as it is.
-  const append = old.size > 0 && donated === 0 && damaged === 0 && missing.length + fresh.length <= CUTOFF_MAX_FILES;
-  const pack = append || (missing.length === 0 && kept.length === old.size && fresh.length === 0 && donated === 0) ? undefined : factsPackWriter(packFile);
+  // Entries taken from other indexes are not in the pack's file yet, and damaged ones must go: either
+  // way the pack is written whole.
+  const whole = donated > 0 || damaged > 0;
+  const append = old.size > 0 && !whole && missing.length + fresh.length <= CUTOFF_MAX_FILES;
+  const pack = append || (!whole && missing.length === 0 && kept.length === old.size && fresh.length === 0) ? undefined : factsPackWriter(packFile);
   try {
     for (const [key, packed] of kept) pack?.add(key, packed);
     const cached = kept.length;

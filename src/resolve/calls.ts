@@ -12,7 +12,7 @@ import { BUILTIN_FUNCS, Types, type RType, type Scope, type Member } from './typ
 import { Implementations } from './impls.js';
 import { FlowTypes } from './flow-types.js';
 import { instantiatedTypes } from './instantiated.js';
-import { Queries, type Query } from './queries.js';
+import { Queries } from './queries.js';
 
 /** Interface candidates that flow analysis or rapid type analysis rules out: stored, not shown by default. */
 export const RULED_OUT_BY_FLOW = 'iface-ruled-out-by-flow';
@@ -34,7 +34,10 @@ export class CallResolver {
   private fieldFlows?: Map<string, { e: Expr; scope: Scope }[]>;
 
   readonly flowTypes: FlowTypes;
-  /** The recursive queries (field and flow queries), shared with the flow analysis. */
+  /**
+   * The recursive queries (field and flow queries), shared with the flow analysis. The call-site table
+   * is built with an engine of its own (see callSitesOf), whose answers lack parameter flows.
+   */
   queries = new Queries();
 
   constructor(readonly program: Program) {
@@ -352,7 +355,7 @@ export class CallResolver {
         if (m.kind === 'method') return [{ callee: m.fn.id, kind: 'method-value', how: 'method-value', confidence: 1 }];
         if (m.kind === 'imethod') return this.dispatch(m.iface, e.n).map((t) => ({ ...t, kind: 'method-value', how: 'iface-method-value' }));
         if (asRef) return [];
-        return this.fieldTargets(m.owner, m.field, depth, elements);
+        return this.fieldTargets(m.owner, m.field, elements);
       }
       case 'call': {
         if (asRef) return [];
@@ -401,10 +404,6 @@ export class CallResolver {
   private callSites?: Map<string, { fn: FuncInfo; call: CallFact }[]>;
   private buildingCallSites = false;
 
-  get buildingSites(): boolean {
-    return this.buildingCallSites;
-  }
-
   /**
    * Call sites of each function, found with exact (non-flow) resolution; built once on first need, as
    * at the top level (nothing in progress, nesting 0) wherever that need arises, so that it is the
@@ -451,12 +450,10 @@ export class CallResolver {
   }
 
   /**
-   * Func-typed parameter answers by function, position and element mode (see Queries): each is
-   * computed with a depth of its own, so it does not depend on the path that reached it.
+   * A function-typed parameter holds whatever the function's callers pass in that position: a query by
+   * function, position and element mode (see Queries), computed with a depth of its own, so that it
+   * does not depend on the path that reached it.
    */
-  private paramKept = new Map<string, Query<Target[]>>();
-
-  /** A function-typed parameter holds whatever the function's callers pass in that position. */
   private paramTargets(fn: FuncInfo, name: string, depth: number, elements: boolean): Target[] {
     this.asked++;
     const index = fn.facts.params.findIndex((p) => p.name === name);
@@ -465,7 +462,7 @@ export class CallResolver {
     if (this.buildingCallSites) return [];
     const sites = this.callSitesOf(fn.id);
     const key = `param:${fn.id}#${index}#${elements}`;
-    return this.queries.ask(this.paramKept, key, NO_TARGETS, () => this.flowTypes.atTop(() => {
+    return this.queries.ask(key, NO_TARGETS, () => this.flowTypes.atTop(() => {
       const variadic = fn.facts.params[index].variadic;
       const out: Target[] = [];
       for (const { fn: caller, call } of sites) {
@@ -479,24 +476,18 @@ export class CallResolver {
 
   /**
    * Values stored in a func-typed struct field (keyed composite literals and assignments anywhere in
-   * scope), by field and element mode (see Queries); apart while the table is built.
+   * scope): a query by field and element mode (see Queries).
    */
-  private fieldKept = new Map<string, Query<Target[]>>();
-  private fieldKeptBuilding = new Map<string, Query<Target[]>>();
-
-  private fieldTargets(owner: RType, field: string, _depth: number, elements = false): Target[] {
+  private fieldTargets(owner: RType, field: string, elements = false): Target[] {
     let base = this.types.unalias(owner);
     if (base.k === 'ptr') base = base.e;
     if (base.k !== 'named') return [];
     this.asked++;
     const key = `${base.t.id}#${field}#${elements}`;
-    const busy = `field:${key}`;
-    const building = this.buildingCallSites;
-    if (!building && this.fieldKeptBuilding.size) this.fieldKeptBuilding.clear();
     const t = base.t;
     // A field's flows do not depend on where it is read: the depth restarts here, and a cycle through
     // this field is answered as the fixpoint of its queries.
-    return this.queries.ask(building ? this.fieldKeptBuilding : this.fieldKept, busy, NO_TARGETS, () => this.flowTypes.atTop(() => {
+    return this.queries.ask(`field:${key}`, NO_TARGETS, () => this.flowTypes.atTop(() => {
       const out: Target[] = [];
       for (const { e, scope } of this.flows().get(`${t.id}#${field}`) ?? []) out.push(...this.funcValueTargets(e, scope, 0, false, elements));
       return dedupe(out);

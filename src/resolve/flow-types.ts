@@ -13,29 +13,16 @@ import type { Expr } from '../parse/index.js';
 import type { FuncInfo, TypeInfo } from './program.js';
 import type { CallResolver } from './calls.js';
 import type { Scope } from './types.js';
-import type { Query } from './queries.js';
 
 type Types = Set<TypeInfo> | undefined;
 
 const MAX_DEPTH = 7;
 
 export class FlowTypes {
-  /**
-   * The field, parameter and result queries (see Queries). Answers given while the call-site table is
-   * being built lack parameter flows: they are kept apart, and dropped once the table exists.
-   */
-  private kept = new Map<string, Query<Types>>();
-  private keptBuilding = new Map<string, Query<Types>>();
-
   constructor(private r: CallResolver) {}
 
   /** Nesting across re-entrant calls (a flow query resolves calls, which may ask flow queries). */
   private nesting = 0;
-
-  /** The nesting level, which bounds how much further a query may go: part of every memo key. */
-  get level(): number {
-    return this.nesting;
-  }
 
   /** Runs `f` at nesting level 0, as at the top level (the call-site table is built so). */
   atTop<T>(f: () => T): T {
@@ -184,13 +171,13 @@ export class FlowTypes {
   }
 
   /**
-   * The answer to the query `key` (see Queries), computed with a budget of its own (depth and nesting
-   * start again from 0), so that it does not depend on where it was asked.
+   * The answer to the field, parameter or result query `key` (see Queries), computed with a budget of
+   * its own (depth and nesting start again from 0), so that it does not depend on where it was asked.
+   * Answers given while the call-site table is being built lack parameter flows: that build asks an
+   * engine of its own, dropped once the table exists.
    */
   private memo(key: string, compute: () => Types): Types {
-    const building = this.r.buildingSites;
-    if (!building && this.keptBuilding.size) this.keptBuilding.clear();
-    return this.r.queries.ask(building ? this.keptBuilding : this.kept, key, EMPTY, () => this.atTop(compute), sameTypes);
+    return this.r.queries.ask(key, EMPTY, () => this.atTop(compute), sameTypes);
   }
 }
 

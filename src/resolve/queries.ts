@@ -27,7 +27,7 @@ const PENDING = 2;
 const DONE = 3;
 
 /** One query's state: its answer so far, and where it stands. */
-export interface Query<T> {
+interface Query<T> {
   value: T;
   /** Its answer before it is computed. */
   empty: T;
@@ -57,6 +57,8 @@ export class Queries {
   private passes = 0;
   /** Whether an answer read within the current pass changed while it ran. */
   private dirty = false;
+  /** Every query asked of this engine, by key (the keys of the resolver's kinds of query do not meet). */
+  private table = new Map<string, Query<unknown>>();
   /** Pending queries computed so far, for the heads that finish their cycles. */
   private members: Query<unknown>[] = [];
   /** Cycles whose answers still changed after MAX_PASSES passes. */
@@ -74,11 +76,11 @@ export class Queries {
   }
 
   /**
-   * The answer to the query `key` of `table`: kept when final, else computed (see above). `empty` is
-   * the answer a query has before it is computed; `same` tells two answers apart.
+   * The answer to the query `key`: kept when final, else computed (see above). `empty` is the answer a
+   * query has before it is computed; `same` tells two answers apart.
    */
-  ask<T>(table: Map<string, Query<T>>, key: string, empty: T, compute: () => T, same: (a: T, b: T) => boolean): T {
-    let q = table.get(key);
+  ask<T>(key: string, empty: T, compute: () => T, same: (a: T, b: T) => boolean): T {
+    let q = this.table.get(key) as Query<T> | undefined;
     if (q) {
       if (q.state === DONE) return q.value;
       if (q.state === OPEN) {
@@ -91,7 +93,7 @@ export class Queries {
       }
     } else {
       q = { value: empty, empty, state: NEW, at: -1, low: 0, pass: -1 };
-      table.set(key, q);
+      this.table.set(key, q as Query<unknown>);
     }
     if (this.stack.length >= MAX_OPEN) {
       this.cut++;

@@ -15,17 +15,16 @@ import { extractFile } from '../../src/parse/index.js';
 import { buildProgram, type Program } from '../../src/resolve/index.js';
 import type { FuncInfo } from '../../src/resolve/program.js';
 import { CallResolver } from '../../src/resolve/calls.js';
-import { MAX_OPEN, Queries, type Query } from '../../src/resolve/queries.js';
+import { MAX_OPEN, Queries } from '../../src/resolve/queries.js';
 import { readWants } from '../helpers/wants.js';
 
 /** A system of queries over sets of letters: each query's answer is its own letters and its dependencies' answers. */
 function system(deps: Record<string, string[]>, letters: Record<string, string>) {
   const q = new Queries();
-  const table = new Map<string, Query<string>>();
   const computed: string[] = [];
   const same = (a: string, b: string) => a === b;
   const ask = (key: string): string =>
-    q.ask(table, key, '', () => {
+    q.ask(key, '', () => {
       computed.push(key);
       const all = new Set(letters[key] ?? '');
       for (const d of deps[key] ?? []) for (const c of ask(d)) all.add(c);
@@ -81,8 +80,7 @@ describe('Queries', () => {
 
   it('counts a cycle whose answers never settle, and stops it', () => {
     const q = new Queries();
-    const table = new Map<string, Query<number>>();
-    const ask = (): number => q.ask(table, 'flip', 0, () => 1 - ask(), (a, b) => a === b);
+    const ask = (): number => q.ask('flip', 0, () => 1 - ask(), (a, b) => a === b);
     ask();
     assert.equal(q.unsettled, 1);
   });
