@@ -6,5 +6,5 @@ export { nativeParserInUse, parseOnly } from './extract.js';
 export { shareStrings, type StringTable } from './share.js';
 export { packFacts, unpackFacts } from './codec.js';
 export { declarationsOnly } from './declarations.js';
-export { factsShift, positionShift } from './positions.js';
+export { factsShift, positionShift, recordsShift } from './positions.js';
 export { newClock, type ParseClock } from './clock.js';

@@ -33,6 +33,11 @@ export function positionShift(old: FileFacts, next: FileFacts): Map<number, numb
  * one does (the symbol records must then be made again from `next`).
  */
 export function factsShift(old: FileFacts, next: FileFacts): { lines: Map<number, number>; symbols: boolean } | undefined {
+  return recordsShift(old, next);
+}
+
+/** factsShift for any part of the facts (a function's records, a file's types): the same test. */
+export function recordsShift(old: unknown, next: unknown): { lines: Map<number, number>; symbols: boolean } | undefined {
   let symbols = false;
   const lines = new Map<number, number>();
   const offsets = new Map<number, number>();

@@ -7,12 +7,13 @@
  */
 import type { CallFact, Expr } from '../parse/index.js';
 import type { Edge, EdgeKind, UnresolvedSite } from '../model/index.js';
-import type { FuncInfo, Program, TypeInfo } from './program.js';
+import type { FileInfo, FuncInfo, Program, TypeInfo } from './program.js';
 import { BUILTIN_FUNCS, Types, type RType, type Scope, type Member } from './types.js';
 import { Implementations } from './impls.js';
 import { FlowTypes } from './flow-types.js';
-import { instantiatedTypes } from './instantiated.js';
+import { createdIn, withFieldTypes } from './instantiated.js';
 import { Queries } from './queries.js';
+import type { Deps } from './deps.js';
 
 /** Interface candidates that flow analysis or rapid type analysis rules out: stored, not shown by default. */
 export const RULED_OUT_BY_FLOW = 'iface-ruled-out-by-flow';
@@ -31,19 +32,51 @@ type Outcome = { targets: Target[] } | { unresolved: string; callee: string };
 export class CallResolver {
   readonly types: Types;
   readonly impls: Implementations;
-  private fieldFlows?: Map<string, { e: Expr; scope: Scope }[]>;
+  private fieldFlows?: Map<string, Flow[]>;
 
   readonly flowTypes: FlowTypes;
   /**
    * The recursive queries (field and flow queries), shared with the flow analysis. The call-site table
    * is built with an engine of its own (see callSitesOf), whose answers lack parameter flows.
    */
-  queries = new Queries();
+  queries: Queries;
+  /** The call-site table's engine (see callSitesOf): kept, as a session re-resolves sites with it. */
+  private siteQueries: Queries;
 
-  constructor(readonly program: Program) {
+  /** `deps`, when given, is told what each function's resolution and each query read (see Deps). */
+  constructor(readonly program: Program, readonly deps?: Deps) {
+    this.queries = new Queries('q0', deps);
+    this.siteQueries = new Queries('q1', deps);
     this.types = new Types(program);
     this.impls = new Implementations(program, this.types);
     this.flowTypes = new FlowTypes(this);
+  }
+
+  private units = new Map<FuncInfo, number>();
+  private nextUnit = 0;
+
+  /** The number of `fn`'s unit: its top-level function, which it shares with the closures in it (see Deps). */
+  unitOf(fn: FuncInfo): number {
+    let top = fn;
+    while (top.parent) top = top.parent;
+    let n = this.units.get(top);
+    if (n === undefined) {
+      this.units.set(top, (n = this.nextUnit++));
+      this.tops.set(n, top);
+    }
+    return n;
+  }
+
+  private tops = new Map<number, FuncInfo>();
+
+  /** The top-level function of unit `n` (see unitOf). */
+  unitTop(n: number): FuncInfo | undefined {
+    return this.tops.get(n);
+  }
+
+  /** Notes that the current reader read `fn`'s body (see Deps). */
+  noteBody(fn: FuncInfo | undefined): void {
+    if (this.deps && fn) this.deps.note(`b:${this.unitOf(fn)}`);
   }
 
   scopeOf(fn: FuncInfo, pos: number): Scope {
@@ -112,6 +145,7 @@ export class CallResolver {
   }
 
   resolveCall(fn: FuncInfo, call: CallFact): Outcome {
+    this.noteBody(fn);
     const scope = this.scopeOf(fn, call.pos);
     const f = call.f;
     const text = exprText(f);
@@ -257,19 +291,24 @@ export class CallResolver {
 
   /** Dispatch answers by interface (as `impls` keys it) and method: they depend on nothing else. */
   private dispatched = new Map<string, Target[]>();
+  private dispatchedIfaces = new Map<string, RType>();
 
   dispatch(iface: RType, method: string): Target[] {
     const ikey = this.impls.keyOf(iface);
     const key = ikey ? `${ikey}#${method}` : '';
+    if (key && this.deps) this.deps.note(`d:${key}`);
     const known = key ? this.dispatched.get(key) : undefined;
     if (known) return known;
     const out = this.dispatchOf(iface, method);
-    if (key) this.dispatched.set(key, out);
+    if (key) {
+      this.dispatched.set(key, out);
+      this.dispatchedIfaces.set(key, iface);
+    }
     return out;
   }
 
   private dispatchOf(iface: RType, method: string): Target[] {
-    this.created ??= instantiatedTypes(this.program, this.types);
+    this.created ??= this.createdTypes();
     const created = this.created;
     const cha = this.impls.of(iface);
     // Candidates that the code never creates cannot be behind the interface (rapid type analysis).
@@ -298,6 +337,7 @@ export class CallResolver {
    */
   funcValueTargets(e: Expr, scope: Scope, depth: number, asRef: boolean, elements = false): Target[] {
     if (depth > 10) return [];
+    if (this.deps) this.noteBody(scope.fn);
     switch (e.k) {
       case 'comp':
         // A slice or map literal of functions: its elements are the values (rank funcs in a map).
@@ -372,8 +412,7 @@ export class CallResolver {
         const callees = this.calleesOf(e, scope2);
         const out: Target[] = [];
         for (const callee of callees) {
-          const n = e.a.length;
-          void n;
+          this.noteBody(callee);
           for (const r of callee.facts.returns) {
             if (r.vals.length === 0) continue;
             out.push(...this.funcValueTargets(r.vals[0], { fn: callee, file: callee.file, pos: r.pos }, depth + 1, false, elements));
@@ -401,38 +440,63 @@ export class CallResolver {
     return v ? this.funcValueTargets(v, scope, depth + 1, false, elements) : [];
   }
 
-  private callSites?: Map<string, { fn: FuncInfo; call: CallFact }[]>;
+  private callSites?: Map<string, Site[]>;
   private buildingCallSites = false;
+  /** What each function adds to the call-site table: kept so that a session can make it again for a few (see patchSites). */
+  private siteParts = new Map<FuncInfo, Part<string, number>>();
+  /** The functions that add to each callee's list. */
+  private siteAdders = new Map<string, Set<FuncInfo>>();
 
   /**
    * Call sites of each function, found with exact (non-flow) resolution; built once on first need, as
    * at the top level (nothing in progress, nesting 0) wherever that need arises, so that it is the
    * same table whichever question asked for it first.
    */
-  callSitesOf(id: string): { fn: FuncInfo; call: CallFact }[] {
+  callSitesOf(id: string): Site[] {
     if (!this.callSites) {
       if (this.buildingCallSites) return [];
-      const outer = this.queries;
-      this.queries = new Queries();
-      this.buildingCallSites = true;
-      try {
-        this.callSites = this.flowTypes.atTop(() => this.siteTable());
-      } finally {
-        this.buildingCallSites = false;
-        outer.absorb(this.queries);
-        this.queries = outer;
-      }
+      const fns = this.siteFunctions();
+      for (const fn of fns) this.siteParts.set(fn, this.sitePartOf(fn));
+      this.callSites = assemble(fns, this.siteParts, this.siteAdders, (fn, i) => ({ fn, call: fn.facts.calls[i] }));
+      this.queries.absorb(this.siteQueries);
     }
+    if (this.deps) this.deps.note(`s:${id}`);
     return this.callSites.get(id) ?? [];
   }
 
-  private siteTable(): Map<string, { fn: FuncInfo; call: CallFact }[]> {
-    return this.sitesByCallee([...this.program.funcs.values(), ...this.program.inits]);
+  /** The functions whose call sites the table holds, in its order. */
+  private siteFunctions(): FuncInfo[] {
+    return [...this.program.funcs.values(), ...this.program.inits].filter((fn) => fn.file.active);
+  }
+
+  /** The callees of `fn`'s call sites as the table sees them (its own engine, no parameter flows), with each site's index. */
+  private sitePartOf(fn: FuncInfo): Part<string, number> {
+    const outer = this.queries;
+    this.queries = this.siteQueries;
+    this.buildingCallSites = true;
+    try {
+      return this.flowTypes.atTop(() => this.asUnit(fn, () => {
+        const items: [string, number][] = [];
+        for (let i = 0; i < fn.facts.calls.length; i++) {
+          const out = this.resolveSite(fn, i);
+          if ('targets' in out) for (const t of out.targets) items.push([t.callee, i]);
+        }
+        return { facts: fn.facts, items };
+      }));
+    } finally {
+      this.buildingCallSites = false;
+      this.queries = outer;
+    }
+  }
+
+  /** Runs `f` as the reader of `fn`'s unit (see Deps), when reads are kept. */
+  asUnit<T>(fn: FuncInfo, f: () => T): T {
+    return this.deps ? this.deps.as(`u:${this.unitOf(fn)}`, f) : f();
   }
 
   /** The call sites of the active functions among `fns`, by the callees they resolve to now. */
-  sitesByCallee(fns: Iterable<FuncInfo>): Map<string, { fn: FuncInfo; call: CallFact }[]> {
-    const map = new Map<string, { fn: FuncInfo; call: CallFact }[]>();
+  sitesByCallee(fns: Iterable<FuncInfo>): Map<string, Site[]> {
+    const map = new Map<string, Site[]>();
     for (const fn of fns) {
       if (!fn.file.active) continue;
       for (let i = 0; i < fn.facts.calls.length; i++) {
@@ -489,55 +553,274 @@ export class CallResolver {
     // this field is answered as the fixpoint of its queries.
     return this.queries.ask(`field:${key}`, NO_TARGETS, () => this.flowTypes.atTop(() => {
       const out: Target[] = [];
-      for (const { e, scope } of this.flows().get(`${t.id}#${field}`) ?? []) out.push(...this.funcValueTargets(e, scope, 0, false, elements));
+      for (const { e, scope } of this.flowsOf(`${t.id}#${field}`)) out.push(...this.funcValueTargets(e, scope, 0, false, elements));
       return dedupe(out);
     }), sameTargets).slice();
   }
 
-  flows(): Map<string, { e: Expr; scope: Scope }[]> {
+  /** The values stored into each struct field (`type ID#field`), in the order of the functions that store them, then package vars. */
+  flows(): Map<string, Flow[]> {
     if (this.fieldFlows) return this.fieldFlows;
-    const map = new Map<string, { e: Expr; scope: Scope }[]>();
-    this.fieldFlows = map;
-    const add = (t: TypeInfo, field: string, e: Expr, scope: Scope) => {
-      const key = `${t.id}#${field}`;
-      let list = map.get(key);
-      if (!list) map.set(key, (list = []));
-      list.push({ e, scope });
-    };
-    const visitComp = (e: Expr, scope: Scope) => {
-      if (e.k === 'un') return visitComp(e.x, scope);
-      if (e.k !== 'comp' || !e.t) return;
-      let t = this.types.unalias(this.types.resolve(e.t, scope.file));
-      if (t.k !== 'named') return;
-      for (const el of e.elems) if (el.key) add(t.t, el.key, el.v, scope);
-    };
-    for (const fn of this.program.funcs.values()) {
-      if (!fn.file.active) continue;
-      // Each literal is resolved where it stands, so the locals it names are in scope.
-      const all: [Expr, number][] = [];
-      for (const c of fn.facts.calls) for (const a of c.a) all.push([a, c.pos]);
-      for (const r of fn.facts.returns) for (const v of r.vals) all.push([v, r.pos]);
-      for (const b of fn.facts.binds) if (b.v) all.push([b.v, b.pos]);
-      for (const a of fn.facts.assigns) all.push([a.rhs, a.pos]);
-      for (const [e, pos] of all) {
-        const scope = this.scopeOf(fn, pos);
-        walkComps(e, (c) => visitComp(c, scope));
-      }
-      for (const a of fn.facts.assigns) {
-        if (a.lhs.k !== 'sel') continue;
-        const scope = this.scopeOf(fn, a.pos);
-        let t = this.types.unalias(this.types.typeOf(a.lhs.x, scope));
-        if (t.k === 'ptr') t = this.types.unalias(t.e);
-        if (t.k === 'named') add(t.t, a.lhs.n, a.rhs, scope);
-      }
-    }
+    const fns = [...this.program.funcs.values()].filter((fn) => fn.file.active);
+    for (const fn of fns) this.flowParts.set(fn, this.flowPartOf(fn));
+    const map = assemble(fns, this.flowParts, this.flowAdders, (_fn, flow) => flow);
     for (const pkg of this.program.packages.values()) {
       for (const v of pkg.values.values()) {
-        if (v.facts.v) walkComps(v.facts.v, (c) => visitComp(c, { file: v.file, fn: pkg.funcs.get('init'), pos: 0 }));
+        if (!v.facts.v) continue;
+        const scope = { file: v.file, fn: pkg.funcs.get('init'), pos: 0 };
+        walkComps(v.facts.v, (c) => this.compFlows(c, scope, (key, flow) => {
+          let list = this.valueFlows.get(key);
+          if (!list) this.valueFlows.set(key, (list = []));
+          list.push(flow);
+        }));
       }
     }
-    return map;
+    for (const [key, list] of this.valueFlows) {
+      const at = map.get(key);
+      if (at) at.push(...list);
+      else map.set(key, [...list]);
+    }
+    return (this.fieldFlows = map);
   }
+
+  /** The values stored into field `key`, noted as read (see Deps). */
+  flowsOf(key: string): Flow[] {
+    if (this.deps) this.deps.note(`f:${key}`);
+    return this.flows().get(key) ?? [];
+  }
+
+  private flowParts = new Map<FuncInfo, Part<string, Flow>>();
+  private flowAdders = new Map<string, Set<FuncInfo>>();
+  private valueFlows = new Map<string, Flow[]>();
+
+  /** The keyed literals and field assignments in `fn`, by field. */
+  private flowPartOf(fn: FuncInfo): Part<string, Flow> {
+    const items: [string, Flow][] = [];
+    const add = (key: string, flow: Flow) => items.push([key, flow]);
+    // Each literal is resolved where it stands, so the locals it names are in scope.
+    const all: [Expr, number][] = [];
+    for (const c of fn.facts.calls) for (const a of c.a) all.push([a, c.pos]);
+    for (const r of fn.facts.returns) for (const v of r.vals) all.push([v, r.pos]);
+    for (const b of fn.facts.binds) if (b.v) all.push([b.v, b.pos]);
+    for (const a of fn.facts.assigns) all.push([a.rhs, a.pos]);
+    for (const [e, pos] of all) {
+      const scope = this.scopeOf(fn, pos);
+      walkComps(e, (c) => this.compFlows(c, scope, add));
+    }
+    for (const a of fn.facts.assigns) {
+      if (a.lhs.k !== 'sel') continue;
+      const scope = this.scopeOf(fn, a.pos);
+      let t = this.types.unalias(this.types.typeOf(a.lhs.x, scope));
+      if (t.k === 'ptr') t = this.types.unalias(t.e);
+      if (t.k === 'named') add(`${t.t.id}#${a.lhs.n}`, { e: a.rhs, scope });
+    }
+    return { facts: fn.facts, items };
+  }
+
+  private compFlows(e: Expr, scope: Scope, add: (key: string, flow: Flow) => void): void {
+    if (e.k === 'un') return this.compFlows(e.x, scope, add);
+    if (e.k !== 'comp' || !e.t) return;
+    const t = this.types.unalias(this.types.resolve(e.t, scope.file));
+    if (t.k !== 'named') return;
+    for (const el of e.elems) if (el.key) add(`${t.t.id}#${el.key}`, { e: el.v, scope });
+  }
+
+  /**
+   * For a session (see session.ts), after the program changed in place: the field-flow table's parts
+   * of `fns` made again where their facts were replaced, and of `gone` dropped; `rank` orders the
+   * functions as the program lists them now. Returns the fields whose lists say something else now:
+   * the lists a function adds to, when its facts were replaced by others than `moved` ones (whose
+   * records only moved) or its items differ (see patch).
+   */
+  patchFlows(fns: FuncInfo[], gone: FuncInfo[], moved: Set<FuncInfo>, rank: Map<FuncInfo, number>): Set<string> {
+    this.flows();
+    const redo = fns.filter((fn) => this.flowParts.get(fn)?.facts !== fn.facts);
+    const { rebuild, changed } = patch(redo, gone, moved, this.flowParts, this.flowAdders, (fn) => this.flowPartOf(fn), (fn) => fn.file.active && this.program.funcs.get(fn.id) === fn, false);
+    for (const k of rebuild) {
+      const list = [...ranked(this.flowAdders.get(k), rank)].flatMap((fn) => this.flowParts.get(fn)!.items.filter(([key]) => key === k).map(([, flow]) => flow));
+      list.push(...(this.valueFlows.get(k) ?? []));
+      if (list.length) this.fieldFlows!.set(k, list);
+      else this.fieldFlows!.delete(k);
+    }
+    return changed;
+  }
+
+  /**
+   * For a session: the call-site table's parts of `fns` made again (their outcomes forgotten first) and
+   * of `gone` dropped. Returns the callees whose lists changed (see patchFlows).
+   */
+  patchSites(fns: FuncInfo[], gone: FuncInfo[], moved: Set<FuncInfo>, rank: Map<FuncInfo, number>): Set<string> {
+    this.callSitesOf('');
+    this.lastSettled = undefined;
+    for (const fn of [...fns, ...gone]) this.settled.delete(fn);
+    const { rebuild, changed } = patch(fns, gone, moved, this.siteParts, this.siteAdders, (fn) => this.sitePartOf(fn), (fn) => fn.file.active, true);
+    for (const c of rebuild) {
+      const list = [...ranked(this.siteAdders.get(c), rank)].flatMap((fn) => this.siteParts.get(fn)!.items.filter(([callee]) => callee === c).map(([, i]) => ({ fn, call: fn.facts.calls[i] })));
+      if (list.length) this.callSites!.set(c, list);
+      else this.callSites!.delete(c);
+    }
+    return changed;
+  }
+
+  /** The types each active file's code creates, and how many times the program creates each (see instantiated.ts). */
+  private createdParts = new Map<FileInfo, TypeInfo[]>();
+  private createdCounts = new Map<TypeInfo, number>();
+
+  /** The created types (rapid type analysis), from every active file's part. */
+  private createdTypes(): Set<TypeInfo> {
+    for (const pkg of this.program.packages.values()) {
+      for (const file of pkg.files) {
+        if (!file.active) continue;
+        const part = createdIn(this.program, this.types, file);
+        this.createdParts.set(file, part);
+        for (const t of part) this.createdCounts.set(t, (this.createdCounts.get(t) ?? 0) + 1);
+      }
+    }
+    return withFieldTypes(this.types, this.createdCounts.keys());
+  }
+
+  /**
+   * For a session: the parts of `files` (whose facts were replaced) made again, and the created types
+   * with them when a type is created now and was not, or the other way round; returns the dispatch
+   * answers (by key, see dispatch) that changed with them, made again.
+   */
+  refreshCreated(files: Iterable<FileInfo>): string[] {
+    if (!this.created) return [];
+    const touched = new Map<TypeInfo, boolean>();
+    const add = (t: TypeInfo, by: number) => {
+      const n = this.createdCounts.get(t) ?? 0;
+      if (!touched.has(t)) touched.set(t, n > 0);
+      if (n + by > 0) this.createdCounts.set(t, n + by);
+      else this.createdCounts.delete(t);
+    };
+    for (const file of files) {
+      for (const t of this.createdParts.get(file) ?? []) add(t, -1);
+      const part = createdIn(this.program, this.types, file);
+      this.createdParts.set(file, part);
+      for (const t of part) add(t, 1);
+    }
+    if ([...touched].every(([t, was]) => was === this.createdCounts.has(t))) return [];
+    const before = this.created;
+    this.created = withFieldTypes(this.types, this.createdCounts.keys());
+    if (before.size === this.created.size && [...before].every((t) => this.created!.has(t))) return [];
+    const changed: string[] = [];
+    for (const [key, targets] of this.dispatched) {
+      const at = key.lastIndexOf('#');
+      const again = this.dispatchedIfaces.get(key);
+      if (!again) continue;
+      const out = this.dispatchOf(again, key.slice(at + 1));
+      if (!sameTargets(out, targets)) {
+        changed.push(key);
+        this.dispatched.set(key, out);
+      }
+    }
+    return changed;
+  }
+
+  /** Whether a guard of either engine stopped a query (see Queries): answers may then depend on order. */
+  guardsFired(): boolean {
+    return this.queries.unsettled + this.queries.cut + this.siteQueries.unsettled + this.siteQueries.cut > 0;
+  }
+
+  /** Drops the answers of the queries `readers` names (reader keys, see Deps), in whichever engine holds them. */
+  resetQueries(readers: Iterable<string>): void {
+    for (const r of readers) {
+      const at = r.indexOf(':');
+      const tag = r.slice(0, at);
+      if (tag === this.queries.tag) this.queries.reset(r.slice(at + 1));
+      else if (tag === this.siteQueries.tag) this.siteQueries.reset(r.slice(at + 1));
+    }
+  }
+
+  /** Forgets `fn`'s call outcomes (its reads changed). */
+  forgetOutcomes(fn: FuncInfo): void {
+    this.settled.delete(fn);
+    this.lastSettled = undefined;
+  }
+}
+
+interface Site {
+  fn: FuncInfo;
+  call: CallFact;
+}
+
+interface Flow {
+  e: Expr;
+  scope: Scope;
+}
+
+/** What one function adds to a table: items by key, and the facts they were made from. */
+interface Part<K, V> {
+  facts: unknown;
+  items: [K, V][];
+}
+
+/** The functions of `set` in the order of `rank`. */
+function ranked(set: Set<FuncInfo> | undefined, rank: Map<FuncInfo, number>): FuncInfo[] {
+  return set ? [...set].sort((a, b) => rank.get(a)! - rank.get(b)!) : [];
+}
+
+/** A table from the parts of `fns`, in their order, with `adders` filled in (key → the functions that add to it). */
+function assemble<V, L>(fns: FuncInfo[], parts: Map<FuncInfo, Part<string, V>>, adders: Map<string, Set<FuncInfo>>, item: (fn: FuncInfo, v: V) => L): Map<string, L[]> {
+  const map = new Map<string, L[]>();
+  for (const fn of fns) {
+    for (const [key, v] of parts.get(fn)!.items) {
+      let list = map.get(key);
+      if (!list) map.set(key, (list = []));
+      list.push(item(fn, v));
+      let set = adders.get(key);
+      if (!set) adders.set(key, (set = new Set()));
+      set.add(fn);
+    }
+  }
+  return map;
+}
+
+/**
+ * The parts of `redo` made again (those that `keep` still wants) and of `gone` dropped. Returns the keys
+ * whose lists must be made again (`rebuild`: the part's items or the facts they came from changed),
+ * and those whose lists say something else now (`changed`): every key of a part whose items differ, or
+ * whose facts were replaced by others than moved ones (`moved`). Items are compared by key, and by
+ * value when `values` is set.
+ */
+function patch<V>(redo: FuncInfo[], gone: FuncInfo[], moved: Set<FuncInfo>, parts: Map<FuncInfo, Part<string, V>>, adders: Map<string, Set<FuncInfo>>, make: (fn: FuncInfo) => Part<string, V>, keep: (fn: FuncInfo) => boolean, values: boolean): { rebuild: Set<string>; changed: Set<string> } {
+  const rebuild = new Set<string>();
+  const changed = new Set<string>();
+  const drop = (fn: FuncInfo) => {
+    const was = parts.get(fn);
+    if (!was) return undefined;
+    parts.delete(fn);
+    for (const [key] of was.items) adders.get(key)?.delete(fn);
+    return was;
+  };
+  for (const fn of gone) {
+    for (const [key] of drop(fn)?.items ?? []) {
+      rebuild.add(key);
+      changed.add(key);
+    }
+  }
+  for (const fn of redo) {
+    const was = drop(fn);
+    const now = keep(fn) ? make(fn) : undefined;
+    if (now) {
+      parts.set(fn, now);
+      for (const [key] of now.items) {
+        let set = adders.get(key);
+        if (!set) adders.set(key, (set = new Set()));
+        set.add(fn);
+      }
+    }
+    const a = was?.items ?? [];
+    const b = now?.items ?? [];
+    const same = a.length === b.length && a.every(([k, v], i) => k === b[i][0] && (!values || v === b[i][1]));
+    const replaced = was?.facts !== now?.facts;
+    for (const [set, when] of [[rebuild, !same || replaced], [changed, !same || (replaced && !moved.has(fn))]] as const) {
+      if (!when) continue;
+      for (const [key] of a) set.add(key);
+      for (const [key] of b) set.add(key);
+    }
+  }
+  return { rebuild, changed };
 }
 
 function walkComps(e: Expr, visit: (e: Expr) => void): void {

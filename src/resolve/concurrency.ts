@@ -24,6 +24,16 @@ const PERIODIC: Record<string, { fn: number; period?: number }> = {
 
 export function collectGoroutines(program: Program, resolver: CallResolver, edges: Edge[]): GoroutineRecord[] {
   const out: GoroutineRecord[] = [];
+  const byCall = goEdges(edges);
+  for (const fn of program.funcs.values()) {
+    if (!fn.file.active) continue;
+    out.push(...goroutinesOf(fn, resolver, byCall));
+  }
+  return out;
+}
+
+/** The edges of `go` statements, by caller and line (what goroutinesOf reads of the edges). */
+export function goEdges(edges: Iterable<Edge>): Map<string, Edge[]> {
   const byCall = new Map<string, Edge[]>();
   for (const e of edges) {
     // Only the targets of `go` statements are read below.
@@ -33,29 +43,32 @@ export function collectGoroutines(program: Program, resolver: CallResolver, edge
     if (!list) byCall.set(key, (list = []));
     list.push(e);
   }
-  for (const fn of program.funcs.values()) {
-    if (!fn.file.active) continue;
-    for (const call of fn.facts.calls) {
-      const helper = waitHelper(call, fn, resolver);
-      if (helper) {
-        const spec = PERIODIC[helper];
-        const arg = call.a[spec.fn];
-        const scope = resolver.scopeOf(fn, call.pos);
-        const targets = arg ? resolver.funcValueTargets(arg, scope, 0, false) : [];
-        const period = spec.period !== undefined && call.a[spec.period] ? periodText(call.a[spec.period], scope, resolver) : undefined;
-        for (const t of targets) {
-          out.push({ starter: fn.id, target: t.callee, via: `${call.mode === 'go' ? 'go ' : ''}wait.${helper}`, period, file: fn.file.facts.path, line: call.l });
-        }
-        if (targets.length === 0 && call.mode === 'go') {
-          out.push({ starter: fn.id, target: exprText(arg ?? call.f), via: `go wait.${helper}`, period, file: fn.file.facts.path, line: call.l });
-        }
-        continue;
+  return byCall;
+}
+
+/** The goroutines one function starts; `byCall` holds at least the `go` edges of its ID (see goEdges). */
+export function goroutinesOf(fn: FuncInfo, resolver: CallResolver, byCall: Map<string, Edge[]>): GoroutineRecord[] {
+  const out: GoroutineRecord[] = [];
+  for (const call of fn.facts.calls) {
+    const helper = waitHelper(call, fn, resolver);
+    if (helper) {
+      const spec = PERIODIC[helper];
+      const arg = call.a[spec.fn];
+      const scope = resolver.scopeOf(fn, call.pos);
+      const targets = arg ? resolver.funcValueTargets(arg, scope, 0, false) : [];
+      const period = spec.period !== undefined && call.a[spec.period] ? periodText(call.a[spec.period], scope, resolver) : undefined;
+      for (const t of targets) {
+        out.push({ starter: fn.id, target: t.callee, via: `${call.mode === 'go' ? 'go ' : ''}wait.${helper}`, period, file: fn.file.facts.path, line: call.l });
       }
-      if (call.mode !== 'go') continue;
-      const targets = byCall.get(`${fn.id}@${call.l}`)?.filter((e) => e.mode === 'go') ?? [];
-      for (const t of targets) out.push({ starter: fn.id, target: t.callee, via: 'go', file: fn.file.facts.path, line: call.l });
-      if (targets.length === 0) out.push({ starter: fn.id, target: exprText(call.f), via: 'go (unresolved)', file: fn.file.facts.path, line: call.l });
+      if (targets.length === 0 && call.mode === 'go') {
+        out.push({ starter: fn.id, target: exprText(arg ?? call.f), via: `go wait.${helper}`, period, file: fn.file.facts.path, line: call.l });
+      }
+      continue;
     }
+    if (call.mode !== 'go') continue;
+    const targets = byCall.get(`${fn.id}@${call.l}`)?.filter((e) => e.mode === 'go') ?? [];
+    for (const t of targets) out.push({ starter: fn.id, target: t.callee, via: 'go', file: fn.file.facts.path, line: call.l });
+    if (targets.length === 0) out.push({ starter: fn.id, target: exprText(call.f), via: 'go (unresolved)', file: fn.file.facts.path, line: call.l });
   }
   return out;
 }

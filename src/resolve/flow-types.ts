@@ -38,6 +38,7 @@ export class FlowTypes {
   of(e: Expr, scope: Scope, depth = 0): Types {
     if (depth > MAX_DEPTH || this.nesting > 12) return undefined;
     this.r.noteQuery();
+    this.r.noteBody(scope.fn);
     this.nesting++;
     try {
       return this.ofInner(e, scope, depth);
@@ -110,7 +111,7 @@ export class FlowTypes {
     if (owner.k !== 'named') return undefined;
     const key = `${owner.t.id}#${e.n}`;
     return this.memo(`flow-field:${key}`, () => {
-      const flows = this.r.flows().get(key) ?? [];
+      const flows = this.r.flowsOf(key);
       return flows.length === 0 ? undefined : union(flows.map((f) => this.of(f.e, f.scope, 0)));
     });
   }
@@ -147,6 +148,7 @@ export class FlowTypes {
   /** What a function returns in result position `vi`: a per-function summary, computed once. */
   private result(callee: FuncInfo, vi: number): Types {
     const key = `${callee.id}#r${vi}`;
+    this.r.noteBody(callee);
     if (callee.facts.returns.length === 0) return undefined;
     return this.memo(`flow-result:${key}`, () => this.resultOf(callee, vi));
   }

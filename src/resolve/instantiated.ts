@@ -8,12 +8,13 @@ import type { Expr, TypeExpr } from '../parse/index.js';
 import type { FileInfo, Program, TypeInfo } from './program.js';
 import type { Types } from './types.js';
 
-export function instantiatedTypes(program: Program, types: Types): Set<TypeInfo> {
-  const out = new Set<TypeInfo>();
+/** The types one file's code creates, as often as it creates them, before fields are followed (see withFieldTypes). */
+export function createdIn(program: Program, types: Types, file: FileInfo): TypeInfo[] {
+  const out: TypeInfo[] = [];
   const addType = (t: TypeExpr | undefined, file: FileInfo) => {
     if (!t) return;
     const r = types.unalias(types.resolve(t, file));
-    if (r.k === 'named') out.add(r.t);
+    if (r.k === 'named') out.push(r.t);
   };
   const visit = (e: Expr, file: FileInfo): void => {
     switch (e.k) {
@@ -30,11 +31,11 @@ export function instantiatedTypes(program: Program, types: Types): Set<TypeInfo>
         else if (e.f.k === 'id' && e.a.length === 1) {
           // T(x) written as a call: a conversion when T names a type.
           const t = file.pkg.types.get(e.f.n);
-          if (t) out.add(t);
+          if (t) out.push(t);
         } else if (e.f.k === 'sel' && e.f.x.k === 'id' && e.a.length === 1) {
           const path = file.imports.get(e.f.x.n);
           const t = path ? program.packages.get(path)?.types.get(e.f.n) : undefined;
-          if (t) out.add(t);
+          if (t) out.push(t);
         }
         for (const a of e.a) visit(a, file);
         return;
@@ -54,24 +55,25 @@ export function instantiatedTypes(program: Program, types: Types): Set<TypeInfo>
       default:
     }
   };
-  for (const pkg of program.packages.values()) {
-    for (const file of pkg.files) {
-      if (!file.active) continue;
-      for (const fn of file.facts.funcs) {
-        for (const c of fn.calls) visit({ k: 'call', f: c.f, a: c.a, l: c.l }, file);
-        for (const b of fn.binds) {
-          if (b.v) visit(b.v, file);
-          else if (b.from === 'var') addType(b.t, file);
-        }
-        for (const a of fn.assigns) visit(a.rhs, file);
-        for (const r of fn.returns) for (const v of r.vals) visit(v, file);
-      }
-      for (const v of file.facts.values) {
-        if (v.v) visit(v.v, file);
-        else addType(v.t, file);
-      }
+  for (const fn of file.facts.funcs) {
+    for (const c of fn.calls) visit({ k: 'call', f: c.f, a: c.a, l: c.l }, file);
+    for (const b of fn.binds) {
+      if (b.v) visit(b.v, file);
+      else if (b.from === 'var') addType(b.t, file);
     }
+    for (const a of fn.assigns) visit(a.rhs, file);
+    for (const r of fn.returns) for (const v of r.vals) visit(v, file);
   }
+  for (const v of file.facts.values) {
+    if (v.v) visit(v.v, file);
+    else addType(v.t, file);
+  }
+  return out;
+}
+
+/** `base` with the value-typed fields of created structs, followed: the created types. */
+export function withFieldTypes(types: Types, base: Iterable<TypeInfo>): Set<TypeInfo> {
+  const out = new Set(base);
   // Value-typed fields (embedded or not) of created structs are created with them.
   const queue = [...out];
   while (queue.length) {

@@ -2,6 +2,7 @@
  * The program: packages, files, types, functions and values of the whole scope, keyed by import path
  * and name (pass 1: declarations only). Built from plain FileFacts; nothing here is syntax.
  */
+import type { Diagnostic } from '../model/index.js';
 import type { FileFacts, FuncFacts, TypeFacts, ValueFacts } from '../parse/index.js';
 
 export interface PkgInfo {
@@ -154,4 +155,18 @@ function mostCommon(names: string[]): string | undefined {
   let best: string | undefined;
   for (const [n, c] of counts) if (!best || c > counts.get(best)!) best = n;
   return best;
+}
+
+/** The diagnostics the extraction left in the files' facts, as the graph lists them (syntax errors of files outside the build left out). */
+export function factsDiagnostics(inputs: PackageInput[]): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  for (const input of inputs) {
+    for (const f of input.files) {
+      for (const d of f.facts.diagnostics) {
+        if (!f.active && d.code === 'syntax') continue;
+        out.push({ severity: d.code === 'syntax' || d.code === 'read' || d.code === 'extract' ? 'error' : 'warning', code: d.code, message: d.message, file: f.facts.path, line: d.line });
+      }
+    }
+  }
+  return out;
 }

@@ -21,6 +21,8 @@
  * the cap on how many queries are open at once (`cut`).
  */
 
+import type { Deps } from './deps.js';
+
 const NEW = 0;
 const OPEN = 1;
 const PENDING = 2;
@@ -49,6 +51,12 @@ const MAX_PASSES = 64;
 export const MAX_OPEN = 256;
 
 export class Queries {
+  /**
+   * `deps`, when given, is told what each query read (see Deps), its readers keyed by `tag` and the
+   * query's key; a session keeps them to re-resolve after an edit.
+   */
+  constructor(readonly tag = 'q0', private deps?: Deps) {}
+
   private stack: Query<unknown>[] = [];
   /** Lowest stack position met by the innermost computation. */
   private low = Infinity;
@@ -68,6 +76,12 @@ export class Queries {
   /** Queries not computed because MAX_OPEN were open. */
   cut = 0;
 
+  /** Drops the answer to `key` (and what it read): asked again, it is computed afresh. Between questions only. */
+  reset(key: string): void {
+    this.table.delete(key);
+    this.deps?.forget(`${this.tag}:${key}`);
+  }
+
   /** Adds the counts of another engine (the call-site table's, which runs apart). */
   absorb(other: Queries): void {
     this.unsettled += other.unsettled;
@@ -80,6 +94,13 @@ export class Queries {
    * query has before it is computed; `same` tells two answers apart.
    */
   ask<T>(key: string, empty: T, compute: () => T, same: (a: T, b: T) => boolean): T {
+    const deps = this.deps;
+    if (deps) {
+      const reader = `${this.tag}:${key}`;
+      deps.note(reader);
+      const inner = compute;
+      compute = () => deps.as(reader, inner);
+    }
     let q = this.table.get(key) as Query<T> | undefined;
     if (q) {
       if (q.state === DONE) return q.value;

@@ -1,49 +1,56 @@
 /** Symbol records for every function, method, closure, type, var and const in the program. */
 import type { SymbolRecord } from '../model/index.js';
 import type { FileFacts } from '../parse/index.js';
-import type { Program } from './program.js';
+import type { FileInfo, Program } from './program.js';
 import type { Types } from './types.js';
-import { typeString } from './types.js';
 
-export function collectSymbols(program: Program, types: Types): SymbolRecord[] {
+export function collectSymbols(program: Program, types: Types, ofFile: (file: FileInfo) => SymbolRecord[] = (file) => fileSymbols(file, types)): SymbolRecord[] {
   const out: SymbolRecord[] = [];
   for (const pkg of program.packages.values()) {
     out.push({ id: pkg.path, kind: 'package', pkg: pkg.path, name: pkg.name, file: pkg.files[0]?.facts.path ?? '', line: 1, endLine: 1, fingerprint: '', active: true });
-    for (const file of pkg.files) {
-      for (const f of file.facts.funcs) {
-        if (f.local === 'init' && f.line === 1 && f.kind === 'func' && f.fingerprint === '') continue;
-        const id = `${pkg.path}.${f.local}`;
-        const info = pkg.funcs.get(f.local);
-        const sig = `func(${f.params.map((p) => (p.name ? p.name + ' ' : '') + shortType(p.t)).join(', ')})${f.results.length ? ' ' + (f.results.length > 1 ? '(' + f.results.map((r) => shortType(r.t)).join(', ') + ')' : shortType(f.results[0].t)) : ''}`;
-        out.push({
-          id, kind: f.kind === 'closure' ? 'closure' : f.kind === 'method' ? 'method' : 'func', pkg: pkg.path, name: f.name,
-          file: file.facts.path, line: f.line, endLine: f.endLine, doc: f.doc, fingerprint: f.fingerprint, signature: sig,
-          active: file.active && (info?.facts === f || !info), constraint: file.constraint,
-          parent: f.parent !== undefined ? `${pkg.path}.${file.facts.funcs[f.parent].local}` : undefined,
-        });
-      }
-      for (const t of file.facts.types) {
-        const info = pkg.types.get(t.name);
-        const u = info ? types.underlying({ k: 'named', t: info }) : undefined;
-        const isIface = u?.k === 'iface';
-        out.push({
-          id: `${pkg.path}.${t.name}`, kind: isIface ? 'interface' : 'type', pkg: pkg.path, name: t.name, file: file.facts.path,
-          line: t.line, endLine: t.endLine, doc: t.doc, fingerprint: t.fingerprint, active: file.active && info?.facts === t,
-          constraint: file.constraint, typeKind: u?.k === 'named' ? 'named' : u?.k ?? t.t.k,
-          fields: t.t.k === 'struct' ? t.t.fields.map((fd) => ({ name: fd.name, type: shortType(fd.t), embedded: fd.embedded })) : undefined,
-          methods: isIface && u?.k === 'iface' ? [...types.ifaceMethods(u).keys()] : info ? [...info.methods.keys()] : undefined,
-        });
-      }
-      for (const v of file.facts.values) {
-        out.push({
-          id: `${pkg.path}.${v.name}`, kind: v.kind, pkg: pkg.path, name: v.name, file: file.facts.path, line: v.line, endLine: v.line,
-          doc: v.doc, fingerprint: '', active: file.active, constraint: file.constraint,
-          signature: v.t ? shortType(v.t) : undefined,
-        });
-      }
-    }
+    for (const file of pkg.files) for (const r of ofFile(file)) out.push(r);
   }
-  void typeString;
+  return out;
+}
+
+/**
+ * The records of one file's declarations. They read the file's facts and the declarations of its
+ * package (which variant of a name is active, a type's methods), nothing of other files' bodies.
+ */
+export function fileSymbols(file: FileInfo, types: Types): SymbolRecord[] {
+  const out: SymbolRecord[] = [];
+  const pkg = file.pkg;
+  for (const f of file.facts.funcs) {
+    if (f.local === 'init' && f.line === 1 && f.kind === 'func' && f.fingerprint === '') continue;
+    const id = `${pkg.path}.${f.local}`;
+    const info = pkg.funcs.get(f.local);
+    const sig = `func(${f.params.map((p) => (p.name ? p.name + ' ' : '') + shortType(p.t)).join(', ')})${f.results.length ? ' ' + (f.results.length > 1 ? '(' + f.results.map((r) => shortType(r.t)).join(', ') + ')' : shortType(f.results[0].t)) : ''}`;
+    out.push({
+      id, kind: f.kind === 'closure' ? 'closure' : f.kind === 'method' ? 'method' : 'func', pkg: pkg.path, name: f.name,
+      file: file.facts.path, line: f.line, endLine: f.endLine, doc: f.doc, fingerprint: f.fingerprint, signature: sig,
+      active: file.active && (info?.facts === f || !info), constraint: file.constraint,
+      parent: f.parent !== undefined ? `${pkg.path}.${file.facts.funcs[f.parent].local}` : undefined,
+    });
+  }
+  for (const t of file.facts.types) {
+    const info = pkg.types.get(t.name);
+    const u = info ? types.underlying({ k: 'named', t: info }) : undefined;
+    const isIface = u?.k === 'iface';
+    out.push({
+      id: `${pkg.path}.${t.name}`, kind: isIface ? 'interface' : 'type', pkg: pkg.path, name: t.name, file: file.facts.path,
+      line: t.line, endLine: t.endLine, doc: t.doc, fingerprint: t.fingerprint, active: file.active && info?.facts === t,
+      constraint: file.constraint, typeKind: u?.k === 'named' ? 'named' : u?.k ?? t.t.k,
+      fields: t.t.k === 'struct' ? t.t.fields.map((fd) => ({ name: fd.name, type: shortType(fd.t), embedded: fd.embedded })) : undefined,
+      methods: isIface && u?.k === 'iface' ? [...types.ifaceMethods(u).keys()] : info ? [...info.methods.keys()] : undefined,
+    });
+  }
+  for (const v of file.facts.values) {
+    out.push({
+      id: `${pkg.path}.${v.name}`, kind: v.kind, pkg: pkg.path, name: v.name, file: file.facts.path, line: v.line, endLine: v.line,
+      doc: v.doc, fingerprint: '', active: file.active, constraint: file.constraint,
+      signature: v.t ? shortType(v.t) : undefined,
+    });
+  }
   return out;
 }
 

@@ -1,0 +1,39 @@
+/** The graph from a program's resolved edges: symbols, goroutines, channels and counts added. */
+import type { BuildContext, Diagnostic, Edge, Graph, GoroutineRecord, SymbolRecord, UnresolvedSite } from '../model/index.js';
+import type { FileInfo } from './program.js';
+import type { Program } from './program.js';
+import type { CallResolver } from './calls.js';
+import { collectSymbols } from './symbols.js';
+import { collectChannels, collectGoroutines } from './concurrency.js';
+
+export interface ResolveMeta {
+  root: string;
+  modulePath: string;
+  context: BuildContext;
+  diagnostics: Diagnostic[];
+}
+
+/**
+ * `kept`, when given, has the parts a session keeps: each file's symbol records (made when missing)
+ * and the goroutines the program starts.
+ */
+export function finishGraph(program: Program, resolver: CallResolver, edges: Edge[], unresolved: UnresolvedSite[], meta: ResolveMeta, kept?: { fileSymbols: (file: FileInfo) => SymbolRecord[]; goroutines: GoroutineRecord[] }): Graph {
+  const symbols = collectSymbols(program, resolver.types, kept?.fileSymbols);
+  const goroutines = kept ? kept.goroutines : collectGoroutines(program, resolver, edges);
+  const channels = collectChannels(program, resolver, edges);
+  const stats: Record<string, number> = {
+    packages: program.packages.size,
+    files: [...program.packages.values()].reduce((n, p) => n + p.files.length, 0),
+    symbols: symbols.length,
+    functions: symbols.filter((s) => s.kind === 'func' || s.kind === 'method' || s.kind === 'closure').length,
+    edges: edges.length,
+    unresolved: unresolved.length,
+    goroutines: goroutines.length,
+    channelOps: channels.length,
+  };
+  for (const e of edges) stats[`edges.${e.kind}`] = (stats[`edges.${e.kind}`] ?? 0) + 1;
+  // Answers that a guard stopped (see Queries) may depend on the order of resolution: counted when any.
+  if (resolver.queries.unsettled) stats['queries.unsettled'] = resolver.queries.unsettled;
+  if (resolver.queries.cut) stats['queries.cut'] = resolver.queries.cut;
+  return { root: meta.root, modulePath: meta.modulePath, context: meta.context, symbols, edges, unresolved, channels, goroutines, diagnostics: meta.diagnostics, stats };
+}

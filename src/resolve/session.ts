@@ -1,0 +1,456 @@
+/**
+ * Resolution kept alive between builds, for a process that builds again and again (`index --watch`):
+ * after an edit that changes function bodies only, it resolves again just the functions whose
+ * results can change, and gives the graph a resolution from nothing would give.
+ *
+ * While it resolves, the session keeps what each function's resolution and each query read (see
+ * Deps). An edit is taken when every changed file keeps its package, imports, types, values and
+ * diagnostics (their positions may move) and every function it keeps keeps its signature; plain
+ * functions may come and go. The functions (with their closures) whose records changed are *changed*,
+ * those whose records only moved are *moved*. Then:
+ *
+ * 1. the program is changed in place (the same records for what stays, so that what the resolver
+ *    keeps stays valid);
+ * 2. what changed is named: the changed functions' bodies, the field flows and created types they
+ *    add to, and the bodies of the functions that name a function that came or went;
+ * 3. every query and function that read one of those, directly or through other queries, is dropped
+ *    or resolved again, with the moved and changed ones; the call-site table is made again for them,
+ *    and the callees whose sites changed are named in turn, until nothing more is named;
+ * 4. symbols, goroutines and channels are collected again over the whole program.
+ *
+ * Any other edit is refused (the caller resolves from nothing), as is every edit after a guard of the
+ * query engine fired (answers then depend on order).
+ */
+import type { Edge, GoroutineRecord, Graph, SymbolRecord, UnresolvedSite } from '../model/index.js';
+import type { FileFacts, FuncFacts } from '../parse/index.js';
+import { recordsShift } from '../parse/index.js';
+import type { FileInfo, FuncInfo, PackageInput, PkgInfo, Program } from './program.js';
+import { factsDiagnostics } from './program.js';
+import { CallResolver } from './calls.js';
+import { Deps } from './deps.js';
+import { finishGraph, type ResolveMeta } from './finish.js';
+import { fileSymbols } from './symbols.js';
+import { goEdges, goroutinesOf } from './concurrency.js';
+
+/** What an update did: the graph and how much was resolved again, or why it was refused. */
+export type SessionUpdate = { graph: Graph; functions: number; redone: number; timings: Record<string, number> } | { refused: string };
+
+interface Output {
+  edges: Edge[];
+  unresolved: UnresolvedSite[];
+}
+
+/** A function with its closures, by their indexes in the file's list: the top-level function first. */
+type Unit = number[];
+
+/** What an update will do to one file (see plan). */
+interface FilePlan {
+  file: FileInfo;
+  next: FileFacts;
+  /** Units by key (see unitsOf), old and new. */
+  old: Map<string, Unit>;
+  now: Map<string, Unit>;
+  changed: string[];
+  moved: string[];
+  added: string[];
+  removed: string[];
+}
+
+export class ResolveSession {
+  private deps = new Deps();
+  private resolver: CallResolver;
+  private outputs = new Map<FuncInfo, Output>();
+  /** The goroutines each function the program lists by its ID starts (see goroutinesOf). */
+  private goroutines = new Map<FuncInfo, GoroutineRecord[]>();
+  /** Each file's symbol records, made again when its facts are replaced. */
+  private symbols = new Map<FileInfo, SymbolRecord[]>();
+  /** The active files, by path. */
+  private files = new Map<string, FileInfo>();
+  /** Each active file's functions, in the order of its facts. */
+  private infos = new Map<FileInfo, FuncInfo[]>();
+  /** The inputs the program was built from, by path (the facts of changed files replaced as they change). */
+  private inputs = new Map<string, PackageInput['files'][number]>();
+  /** Set when an update failed half-way: the program may be half changed, so nothing more is taken. */
+  private broken?: string;
+
+  private constructor(private program: Program, private packageInputs: PackageInput[]) {
+    this.resolver = new CallResolver(program, this.deps);
+    for (const input of packageInputs) for (const f of input.files) this.inputs.set(f.facts.path, f);
+    const byFacts = new Map<FuncFacts, FuncInfo>();
+    for (const fn of [...program.funcs.values(), ...program.inits]) {
+      byFacts.set(fn.facts, fn);
+      for (const v of fn.variants ?? []) byFacts.set(v.facts, v);
+    }
+    for (const pkg of program.packages.values()) {
+      for (const file of pkg.files) {
+        if (!file.active) continue;
+        const infos = file.facts.funcs.map((f) => byFacts.get(f));
+        this.files.set(file.facts.path, file);
+        // A file with a function the program does not list (a second declaration) is not patched.
+        if (infos.every((i) => i !== undefined)) this.infos.set(file, infos as FuncInfo[]);
+      }
+    }
+  }
+
+  /** Resolves `program` (built from `inputs`) as resolveProgram does, keeping what each part read. */
+  static start(program: Program, inputs: PackageInput[], meta: ResolveMeta): { session: ResolveSession; graph: Graph } {
+    const session = new ResolveSession(program, inputs);
+    const order = session.order();
+    for (const fn of order) session.resolveOne(fn);
+    session.startsOf(order);
+    return { session, graph: session.finish(meta) };
+  }
+
+  /** How many reads the session keeps (see Deps). */
+  get reads(): number {
+    return this.deps.size;
+  }
+
+  /**
+   * The graph after the files of `changed` took these facts (each file's path is in the facts), with
+   * `meta` for the rest (its diagnostics those of the source stage); or why the edit is not taken.
+   * A refused edit leaves the session as it was.
+   */
+  update(changed: FileFacts[], meta: ResolveMeta): SessionUpdate {
+    if (this.broken) return { refused: `an earlier update failed (${this.broken})` };
+    if (this.resolver.guardsFired()) return { refused: 'a guard of the query engine fired: answers may depend on order' };
+    const plans: FilePlan[] = [];
+    for (const next of changed) {
+      const plan = this.plan(next);
+      if (typeof plan === 'string') return { refused: `${next.path}: ${plan}` };
+      plans.push(plan);
+    }
+    const mentions = this.mentions(plans);
+    if (typeof mentions === 'string') return { refused: mentions };
+    try {
+      return this.apply(plans, mentions, meta);
+    } catch (err) {
+      this.broken = (err as Error).message;
+      return { refused: `the update failed (${this.broken})` };
+    }
+  }
+
+  private order(): FuncInfo[] {
+    return [...this.program.funcs.values(), ...this.program.inits].filter((fn) => fn.file.active);
+  }
+
+  private resolveOne(fn: FuncInfo): void {
+    const out: Output = { edges: [], unresolved: [] };
+    this.resolver.asUnit(fn, () => this.resolver.resolveFunction(fn, out.edges, out.unresolved));
+    this.outputs.set(fn, out);
+  }
+
+  /**
+   * The goroutines started by `fns` (those the program lists by their ID), read as part of their
+   * resolution. A package's initializers share one ID: the one listed reads the `go` edges of all.
+   */
+  private startsOf(fns: Iterable<FuncInfo>): void {
+    const inits = new Set([...fns].filter((fn) => fn.facts.local === 'init').map((fn) => fn.pkg));
+    const todo = new Set([...fns].filter((fn) => this.program.funcs.get(fn.id) === fn));
+    for (const pkg of inits) {
+      const init = pkg.funcs.get('init');
+      if (init && init.file.active && this.program.funcs.get(init.id) === init) todo.add(init);
+    }
+    for (const fn of todo) {
+      const edges = fn.facts.local === 'init' ? [fn, ...this.program.inits.filter((i) => i.id === fn.id)].flatMap((i) => this.outputs.get(i)?.edges ?? []) : this.outputs.get(fn)?.edges ?? [];
+      this.goroutines.set(fn, this.resolver.asUnit(fn, () => goroutinesOf(fn, this.resolver, goEdges(edges))));
+    }
+  }
+
+  private finish(meta: ResolveMeta): Graph {
+    const edges: Edge[] = [];
+    const unresolved: UnresolvedSite[] = [];
+    for (const fn of this.order()) {
+      const out = this.outputs.get(fn);
+      if (!out) throw new Error(`no resolution kept for ${fn.id}`);
+      edges.push(...out.edges);
+      unresolved.push(...out.unresolved);
+    }
+    const diagnostics = [...meta.diagnostics, ...factsDiagnostics(this.packageInputs)];
+    const goroutines = [...this.program.funcs.values()].filter((fn) => fn.file.active).flatMap((fn) => this.goroutines.get(fn) ?? []);
+    const symbolsOf = (file: FileInfo) => {
+      let list = this.symbols.get(file);
+      if (!list) this.symbols.set(file, (list = fileSymbols(file, this.resolver.types)));
+      return list;
+    };
+    return this.deps.none(() => finishGraph(this.program, this.resolver, edges, unresolved, { ...meta, diagnostics }, { fileSymbols: symbolsOf, goroutines }));
+  }
+
+  /** What changes in one file, or why the change is not taken. Changes nothing. */
+  private plan(next: FileFacts): FilePlan | string {
+    const file = this.files.get(next.path);
+    if (!file) return 'not a file in the build';
+    const infos = this.infos.get(file);
+    if (!infos) return 'declares a function twice';
+    const was = file.facts;
+    if (was.pkg !== next.pkg) return 'its package clause changed';
+    for (const part of ['imports', 'types', 'values', 'diagnostics'] as const) {
+      if (!recordsShift(was[part], next[part])) return `its ${part} changed`;
+    }
+    const old = unitsOf(was.funcs);
+    const now = unitsOf(next.funcs);
+    const plan: FilePlan = { file, next, old, now, changed: [], moved: [], added: [], removed: [] };
+    for (const [key, unit] of now) {
+      const before = old.get(key);
+      if (!before) {
+        const why = this.addable(file.pkg, next.funcs[unit[0]], true);
+        if (why) return why;
+        plan.added.push(key);
+      } else if (!recordsShift(signature(was.funcs[before[0]]), signature(next.funcs[unit[0]]))) {
+        return `the signature of ${key} changed`;
+      } else if (recordsShift(relative(was.funcs, before), relative(next.funcs, unit))) {
+        plan.moved.push(key);
+      } else {
+        plan.changed.push(key);
+      }
+    }
+    for (const [key, unit] of old) {
+      if (now.has(key)) continue;
+      const why = this.addable(file.pkg, was.funcs[unit[0]], false, infos[unit[0]]);
+      if (why) return why;
+      plan.removed.push(key);
+    }
+    return plan;
+  }
+
+  /** Why a top-level function cannot come (or go, with its record `info`) in place; undefined when it can. */
+  private addable(pkg: PkgInfo, f: FuncFacts, adding: boolean, info?: FuncInfo): string | undefined {
+    if (f.kind !== 'func') return `a ${f.kind} ${adding ? 'was added' : 'was removed'} (${f.local})`;
+    if (f.local === 'init' || f.local.endsWith('[...]') || f.name === '_') return `${f.local} ${adding ? 'was added' : 'was removed'}`;
+    if (adding && pkg.funcs.has(f.local)) return `${f.local} is declared in another file too`;
+    if (!adding && (pkg.funcs.get(f.local) !== info || info?.variants)) return `${f.local} has other declarations`;
+    return undefined;
+  }
+
+  /**
+   * The top-level functions whose code names a function that comes or goes (its package's files and
+   * their importers'): their bodies read otherwise from now on. A name in a package value's
+   * initializer is not taken.
+   */
+  private mentions(plans: FilePlan[]): Set<FuncInfo> | string {
+    const out = new Set<FuncInfo>();
+    for (const plan of plans) {
+      const names = [...plan.added.map((k) => plan.now.get(k)!), ...plan.removed.map((k) => plan.old.get(k)!)];
+      if (names.length === 0) continue;
+      const pkg = plan.file.pkg;
+      const wanted = new Set(names.map((unit, i) => (i < plan.added.length ? plan.next.funcs[unit[0]] : plan.file.facts.funcs[unit[0]]).name));
+      for (const other of this.program.packages.values()) {
+        for (const file of other.files) {
+          if (file.pkg !== pkg && ![...file.imports.values()].includes(pkg.path) && !file.dot.includes(pkg.path)) continue;
+          const infos = this.infos.get(file);
+          if (file.facts.values.some((v) => namesIn(v, wanted))) return `${file.facts.path}: a package value names ${[...wanted].join(', ')}`;
+          if (!infos) {
+            if (file.active && file.facts.funcs.some((f) => namesIn(f, wanted))) return `${file.facts.path}: names ${[...wanted].join(', ')}`;
+            continue;
+          }
+          file.facts.funcs.forEach((f, i) => {
+            if (namesIn(f, wanted)) out.add(topOf(infos[i]));
+          });
+        }
+      }
+    }
+    return out;
+  }
+
+  private apply(plans: FilePlan[], mentions: Set<FuncInfo>, meta: ResolveMeta): SessionUpdate {
+    const r = this.resolver;
+    const timings: Record<string, number> = {};
+    let t = performance.now();
+    const lap = (name: string) => {
+      const now = performance.now();
+      timings[name] = (timings[name] ?? 0) + now - t;
+      t = now;
+    };
+    const changedTops = new Set<FuncInfo>();
+    const movedTops = new Set<FuncInfo>();
+    const goneTops = new Set<FuncInfo>();
+    const redoTops = new Set<FuncInfo>(mentions);
+    const gone: FuncInfo[] = [];
+    const fresh: FuncInfo[] = [];
+    let reorder = false;
+    for (const plan of plans) {
+      const { file, next } = plan;
+      const pkg = file.pkg;
+      const infos = this.infos.get(file)!;
+      for (const t of next.types) {
+        const info = pkg.types.get(t.name);
+        if (info?.file === file) info.facts = t;
+      }
+      for (const v of next.values) {
+        const info = pkg.values.get(v.name);
+        if (info?.file === file) info.facts = v;
+      }
+      const nextInfos: FuncInfo[] = new Array(next.funcs.length);
+      const used = new Set<FuncInfo>();
+      for (const [key, unit] of plan.now) {
+        const before = plan.old.get(key);
+        const byLocal = new Map((before ?? []).map((i) => [infos[i].facts.local, infos[i]]));
+        for (const i of unit) {
+          const f = next.funcs[i];
+          let info = byLocal.get(f.local);
+          if (!info) {
+            info = { id: `${pkg.path}.${f.local}`, pkg, file, facts: f };
+            fresh.push(info);
+          }
+          info.facts = f;
+          nextInfos[i] = info;
+          used.add(info);
+        }
+      }
+      next.funcs.forEach((f, i) => {
+        if (f.parent !== undefined) nextInfos[i].parent = nextInfos[f.parent];
+        else delete nextInfos[i].parent;
+      });
+      for (const info of infos) if (!used.has(info)) gone.push(info);
+      for (const key of plan.removed) goneTops.add(infos[plan.old.get(key)![0]]);
+      for (const key of plan.changed) changedTops.add(nextInfos[plan.now.get(key)![0]]);
+      for (const key of plan.moved) movedTops.add(nextInfos[plan.now.get(key)![0]]);
+      for (const key of [...plan.changed, ...plan.moved, ...plan.added]) redoTops.add(nextInfos[plan.now.get(key)![0]]);
+      file.facts = next;
+      this.symbols.delete(file);
+      this.inputs.get(next.path)!.facts = next;
+      this.infos.set(file, nextInfos);
+    }
+    for (const info of gone) {
+      if (this.program.funcs.get(info.id) === info) this.program.funcs.delete(info.id);
+      if (info.pkg.funcs.get(info.facts.local) === info) info.pkg.funcs.delete(info.facts.local);
+      this.outputs.delete(info);
+      this.goroutines.delete(info);
+      reorder = true;
+    }
+    for (const info of fresh) {
+      if (info.pkg.funcs.has(info.facts.local)) throw new Error(`${info.id} is declared twice`);
+      info.pkg.funcs.set(info.facts.local, info);
+      this.program.funcs.set(info.id, info);
+      reorder = true;
+    }
+    if (reorder) this.reorder(new Set(plans.map((p) => p.file.pkg)));
+    const order = this.order();
+    const rank = new Map(order.map((fn, i) => [fn, i]));
+    lap('patch');
+
+    // What changed, as the keys of Deps.
+    const seeds = new Set<string>();
+    for (const top of [...changedTops, ...goneTops, ...mentions]) seeds.add(`b:${r.unitOf(top)}`);
+    for (const key of r.refreshCreated(plans.map((p) => p.file))) seeds.add(`d:${key}`);
+    lap('created');
+    const members = (tops: Iterable<FuncInfo>) => [...tops].flatMap((top) => (this.infos.get(top.file) ?? []).filter((fn) => topOf(fn) === top));
+    const moved = new Set(members(movedTops));
+    for (const key of r.patchFlows(members(redoTops), gone, moved, rank)) seeds.add(`f:${key}`);
+    lap('flows');
+    // Readers of what changed, then of the callees whose sites changed with them, until none is new.
+    const done = new Set<FuncInfo>();
+    let first = true;
+    for (let keys = seeds; keys.size > 0 || first; first = false) {
+      const readers = this.deps.readersOf(keys);
+      r.resetQueries([...readers].filter((k) => k.startsWith('q')));
+      for (const k of readers) {
+        if (!k.startsWith('u:')) continue;
+        const top = r.unitTop(Number(k.slice(2)));
+        if (top && !goneTops.has(top)) redoTops.add(top);
+      }
+      const todo = [...redoTops].filter((top) => !done.has(top));
+      for (const top of todo) {
+        this.deps.forget(`u:${r.unitOf(top)}`);
+        done.add(top);
+      }
+      const callees = r.patchSites(members(todo), first ? gone : [], moved, rank);
+      keys = new Set([...callees].map((c) => `s:${c}`).filter((k) => !seeds.has(k)));
+      for (const k of keys) seeds.add(k);
+    }
+    for (const top of goneTops) this.deps.forget(`u:${r.unitOf(top)}`);
+    const redo = new Set(members(done));
+    lap('sites');
+    for (const fn of order) if (redo.has(fn)) this.resolveOne(fn);
+    this.startsOf(redo);
+    lap('resolve');
+    const graph = this.finish(meta);
+    lap('finish');
+    return { graph, functions: order.length, redone: redo.size, timings };
+  }
+
+  /**
+   * The program's function maps in the order a build of the program from nothing gives them: the
+   * order in which the packages' files declare them (the order the graph lists edges in).
+   */
+  private reorder(pkgs: Set<PkgInfo>): void {
+    const funcs = new Map<string, FuncInfo>();
+    for (const pkg of this.program.packages.values()) {
+      for (const file of pkg.files) {
+        for (const f of file.facts.funcs) {
+          const id = `${pkg.path}.${f.local}`;
+          const info = this.program.funcs.get(id);
+          if (info && !funcs.has(id)) funcs.set(id, info);
+        }
+      }
+    }
+    for (const [id, info] of this.program.funcs) if (!funcs.has(id)) funcs.set(id, info);
+    // In place: the resolver reads the same maps.
+    this.program.funcs.clear();
+    for (const [id, info] of funcs) this.program.funcs.set(id, info);
+    for (const pkg of pkgs) {
+      const locals = new Map<string, FuncInfo>();
+      for (const file of pkg.files) {
+        for (const f of file.facts.funcs) {
+          for (const name of f.kind === 'func' && f.local.endsWith('[...]') ? [f.local, f.name] : [f.local]) {
+            const info = pkg.funcs.get(name);
+            if (info && !locals.has(name)) locals.set(name, info);
+          }
+        }
+      }
+      for (const [name, info] of pkg.funcs) if (!locals.has(name)) locals.set(name, info);
+      pkg.funcs.clear();
+      for (const [name, info] of locals) pkg.funcs.set(name, info);
+    }
+  }
+}
+
+function topOf(fn: FuncInfo): FuncInfo {
+  let top = fn;
+  while (top.parent) top = top.parent;
+  return top;
+}
+
+/** A file's functions grouped by top-level function, keyed by its local name (and its rank among those of that name). */
+function unitsOf(funcs: FuncFacts[]): Map<string, Unit> {
+  const byTop = new Map<number, Unit>();
+  funcs.forEach((f, i) => {
+    let top = i;
+    while (funcs[top].parent !== undefined) top = funcs[top].parent!;
+    const unit = byTop.get(top);
+    if (unit) unit.push(i);
+    else byTop.set(top, top === i ? [i] : [top, i]);
+  });
+  const out = new Map<string, Unit>();
+  const seen = new Map<string, number>();
+  for (const [top, unit] of [...byTop].sort((a, b) => a[0] - b[0])) {
+    const local = funcs[top].local;
+    const n = seen.get(local) ?? 0;
+    seen.set(local, n + 1);
+    out.set(n === 0 ? local : `${local}#${n}`, unit[0] === top ? unit : [top, ...unit.filter((i) => i !== top)]);
+  }
+  return out;
+}
+
+/** What of a function its callers and the rest of the program read: its signature. */
+function signature(f: FuncFacts): unknown {
+  return { kind: f.kind, name: f.name, recv: f.recv, tparams: f.tparams, params: f.params, results: f.results, variadic: f.variadic };
+}
+
+/** A unit's records with their links to each other (parent, closures) as positions within the unit. */
+function relative(funcs: FuncFacts[], unit: Unit): unknown {
+  return unit.map((i) => ({ ...funcs[i], parent: funcs[i].parent === undefined ? -1 : unit.indexOf(funcs[i].parent!), closures: funcs[i].closures.map((c) => unit.indexOf(c)) }));
+}
+
+/** Whether a record names one of `names` anywhere (an identifier or a selector: any `n` field). */
+function namesIn(x: unknown, names: Set<string>): boolean {
+  if (typeof x !== 'object' || x === null) return false;
+  if (Array.isArray(x)) return x.some((v) => namesIn(v, names));
+  const o = x as Record<string, unknown>;
+  if (typeof o.n === 'string' && names.has(o.n)) return true;
+  for (const k in o) {
+    const v = o[k];
+    if (typeof v === 'object' && v !== null && namesIn(v, names)) return true;
+  }
+  return false;
+}

@@ -1,0 +1,157 @@
+/**
+ * ResolveSession: resolution kept between builds re-resolves only what an edit can change, and must
+ * give exactly the graph a resolution from nothing gives (the same records in the same order). Each
+ * case edits files of a fixture tree, updates the session with their new facts, and compares.
+ */
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { computeScope, defaultBuildContext, openTree } from '../../src/source/index.js';
+import type { Graph } from '../../src/model/index.js';
+import { extractFile, type FileFacts } from '../../src/parse/index.js';
+import { buildProgram, factsDiagnostics, resolveProgram, ResolveSession, type PackageInput } from '../../src/resolve/index.js';
+
+const ctx = defaultBuildContext();
+const META = { root: '/fixture', modulePath: 'k8s.io/kubernetes', context: ctx, diagnostics: [] };
+
+/** A fixture's files as texts, and its packages as the source stage gives them. */
+function tree(name: string) {
+  const root = resolve('test/fixtures/go', name);
+  const { packages } = computeScope(openTree(root, ctx), 'default', ctx);
+  const texts = new Map<string, string>();
+  for (const p of packages) for (const f of p.files) texts.set(f.path, readFileSync(join(root, f.path), 'utf8'));
+  const facts = (path: string, text: string, active: boolean): FileFacts => extractFile(path, Buffer.from(text), undefined, !active);
+  const inputs = (): PackageInput[] => packages.map((p) => ({ importPath: p.importPath, files: p.files.map((f) => ({ facts: facts(f.path, texts.get(f.path)!, f.active), active: f.active, constraint: f.constraint })) }));
+  const active = new Set(packages.flatMap((p) => p.files.filter((f) => f.active).map((f) => f.path)));
+  return { texts, inputs, facts: (path: string) => facts(path, texts.get(path)!, active.has(path)), active };
+}
+
+function fromNothing(inputs: PackageInput[]): Graph {
+  return resolveProgram(buildProgram(inputs), { ...META, diagnostics: factsDiagnostics(inputs) });
+}
+
+/** Starts a session on the fixture; `edit` changes a file's text and returns what the session made of it, checked against a resolution from nothing. */
+function session(name: string) {
+  const t = tree(name);
+  const inputs = t.inputs();
+  const started = ResolveSession.start(buildProgram(inputs), inputs, META);
+  assert.deepEqual(started.graph, fromNothing(t.inputs()), 'the session starts with the graph a resolution from nothing gives');
+  const s = started.session;
+  return {
+    texts: t.texts,
+    active: t.active,
+    /** Applies `change` to `path`'s text; the update's outcome (the graph checked, or why it was refused). */
+    edit(path: string, change: (text: string) => string): { redone?: number; refused?: string; graph?: Graph } {
+      const before = t.texts.get(path)!;
+      t.texts.set(path, change(before));
+      const out = s.update([t.facts(path)], META);
+      if ('refused' in out) {
+        t.texts.set(path, before);
+        return { refused: out.refused };
+      }
+      assert.deepEqual(out.graph, fromNothing(t.inputs()), `${path}: the graph after the edit`);
+      return { redone: out.redone, graph: out.graph };
+    },
+  };
+}
+
+const KUBELET = 'pkg/kubelet/kubelet.go';
+
+function edgesAt(g: Graph, caller: string, line?: number): string[] {
+  return g.edges.filter((e) => e.caller === caller && (line === undefined || e.line === line)).map((e) => `${e.callee} ${e.how}`).sort();
+}
+
+describe('ResolveSession', () => {
+  it('re-resolves a flow a deleted assignment changed, in functions the edit did not touch', () => {
+    const s = session('kubelike');
+    const id = 'k8s.io/kubernetes/pkg/kubelet.(*Kubelet).syncLoop';
+    const out = s.edit(KUBELET, (t) => t.replace(/\n\t\tklet\.pleg = pleg\.NewEventedPLEG\([^\n]*/, '\n\t\t_ = eventChannel'));
+    assert.equal(out.refused, undefined);
+    // Only GenericPLEG flows into the field now: syncLoop's kl.pleg.Watch() narrows to it.
+    const watch = edgesAt(out.graph!, id).filter((e) => e.includes('Watch'));
+    assert.deepEqual(watch, ['k8s.io/kubernetes/pkg/kubelet/pleg.(*EventedPLEG).Watch iface-ruled-out-by-flow', 'k8s.io/kubernetes/pkg/kubelet/pleg.(*GenericPLEG).Watch iface-flow']);
+  });
+
+  it('takes a function appended, then removed, and a closure added to a function', () => {
+    const s = session('kubelike');
+    const added = s.edit(KUBELET, (t) => `${t}\nfunc atlasExtra(kl *Kubelet) {\n\tkl.BirthCry()\n}\n`);
+    assert.equal(added.refused, undefined);
+    assert.deepEqual(edgesAt(added.graph!, 'k8s.io/kubernetes/pkg/kubelet.atlasExtra'), ['k8s.io/kubernetes/pkg/kubelet.(*Kubelet).BirthCry receiver-method']);
+    assert.ok(added.redone! < added.graph!.stats.functions, `${added.redone} functions resolved again`);
+    const removed = s.edit(KUBELET, (t) => t.replace(/\nfunc atlasExtra[\s\S]*$/, '\n'));
+    assert.equal(removed.refused, undefined);
+    const closure = s.edit(KUBELET, (t) => t.replace('func (kl *Kubelet) BirthCry() {\n', 'func (kl *Kubelet) BirthCry() {\n\tf := func() { kl.StartGarbageCollection() }\n\tf()\n'));
+    assert.equal(closure.refused, undefined);
+    assert.ok(closure.graph!.edges.some((e) => e.caller === 'k8s.io/kubernetes/pkg/kubelet.(*Kubelet).BirthCry.func1'));
+  });
+
+  it('re-resolves the callers of a function whose name came, and keeps lines moved above an edit right', () => {
+    const s = session('kubelike');
+    // A call of a function that does not exist yet: unresolved, then resolved once it is declared.
+    const early = s.edit(KUBELET, (t) => t.replace('func (kl *Kubelet) BirthCry() {\n', 'func (kl *Kubelet) BirthCry() {\n\tatlasLater()\n'));
+    assert.equal(early.refused, undefined);
+    assert.ok(early.graph!.unresolved.some((u) => u.callee === 'atlasLater'));
+    const later = s.edit('pkg/kubelet/pod_workers.go', (t) => `// a line first\n${t}\nfunc atlasLater() {}\n`);
+    assert.equal(later.refused, undefined);
+    assert.ok(later.graph!.edges.some((e) => e.callee === 'k8s.io/kubernetes/pkg/kubelet.atlasLater'));
+  });
+
+  it('follows a cycle of field and parameter flows after an edit (the memo fixture)', () => {
+    const s = session('memo');
+    const path = 'pkg/kubelet/runtime.go';
+    const out = s.edit(path, (t) => t.replace(/return &cachedRuntime\{\}/, 'return nil'));
+    assert.equal(out.refused, undefined);
+  });
+
+  it('re-resolves a function whose call sites moved to it from a function the edit did not touch', () => {
+    const s = session('session');
+    const runB = 'k8s.io/kubernetes/pkg/kubelet.runB';
+    const before = s.edit('pkg/kubelet/runner.go', (t) => t);
+    assert.deepEqual(edgesAt(before.graph!, runB), ['k8s.io/kubernetes/pkg/kubelet.criRuntime.SyncPod iface-ruled-out-by-flow', 'k8s.io/kubernetes/pkg/kubelet.fakeRuntime.SyncPod iface-flow']);
+    // start's m.run(...) now calls runB: runB's parameter takes criRuntime too, though neither changed.
+    const out = s.edit('pkg/kubelet/runner.go', (t) => t.replace('&manager{run: runA}', '&manager{run: runB}'));
+    assert.equal(out.refused, undefined);
+    assert.deepEqual(edgesAt(out.graph!, runB), ['k8s.io/kubernetes/pkg/kubelet.criRuntime.SyncPod iface-flow', 'k8s.io/kubernetes/pkg/kubelet.fakeRuntime.SyncPod iface-flow']);
+  });
+
+  it('refuses edits of declarations, and is right after a refusal', () => {
+    const s = session('kubelike');
+    const refusals: [string, (t: string) => string, RegExp][] = [
+      ['a signature', (t) => t.replace('func (kl *Kubelet) BirthCry() {', 'func (kl *Kubelet) BirthCry(n int) {'), /signature/],
+      ['a method added', (t) => `${t}\nfunc (kl *Kubelet) atlasMethod() {}\n`, /method was added/],
+      ['an import', (t) => t.replace('import (', 'import (\n\t_ "strings"'), /imports changed/],
+      ['a type', (t) => t.replace(/type Kubelet struct \{/, 'type Kubelet struct {\n\tatlasField int'), /types changed/],
+    ];
+    for (const [what, change, why] of refusals) {
+      const out = s.edit(KUBELET, change);
+      assert.match(out.refused ?? '', why, what);
+    }
+    assert.equal(s.edit(KUBELET, (t) => t.replace('func (kl *Kubelet) BirthCry() {\n', 'func (kl *Kubelet) BirthCry() {\n\tkl.StartGarbageCollection()\n')).refused, undefined);
+  });
+
+  it('gives the graph a resolution from nothing gives after 60 random line edits of the kubelet package', () => {
+    const s = session('kubelike');
+    const files = [...s.texts.keys()].filter((p) => p.startsWith('pkg/kubelet/') && s.active.has(p));
+    let seed = 42;
+    const next = (n: number) => {
+      seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+      return seed % n;
+    };
+    let taken = 0;
+    for (let i = 0; i < 60; i++) {
+      const path = files[next(files.length)];
+      const kind = next(3);
+      const out = s.edit(path, (text) => {
+        const lines = text.split('\n');
+        const at = next(lines.length);
+        if (kind === 0) lines.splice(at, 1);
+        else if (kind === 1) lines.splice(at, 0, lines[at]);
+        else lines.splice(at, 0, '// a comment');
+        return lines.join('\n');
+      });
+      if (!out.refused) taken++;
+    }
+    assert.ok(taken >= 15, `${taken} of 60 edits taken`);
+  });
+});
