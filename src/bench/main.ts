@@ -311,6 +311,7 @@ interface WatchLine {
   touched: string[];
   changed: boolean;
   cutOff?: string;
+  incremental?: { redone: number; functions: number };
   message?: string;
 }
 
@@ -381,14 +382,15 @@ async function watchRows(a: {
         const done = await edit(file, EDITS[kind](original));
         wall[i].push(done.wall);
         own[i].push(done.line.ms);
-        cutOffs[i].push(done.line.cutOff);
+        cutOffs[i].push(done.line.cutOff ?? (done.line.incremental ? 'incremental' : undefined));
         // Back to the original (a build of its own, not counted).
         await edit(file, original);
       }
     }
     a.out(`  in one \`index --watch\` process (2 threads): from the edit's write to the watch's line for it (the build's own time in brackets)\n`);
     for (const [i, [name]] of kinds.entries()) {
-      const how = cutOffs[i].every((c) => c === cutOffs[i][0]) ? (cutOffs[i][0] ? `early cut-off: ${cutOffs[i][0]}` : 'resolved again') : 'mixed';
+      const label = (c: string | undefined) => (c === 'incremental' ? 'resolved again in part (kept resolution)' : c ? `early cut-off: ${c}` : 'resolved again');
+      const how = cutOffs[i].every((c) => c === cutOffs[i][0]) ? label(cutOffs[i][0]) : `mixed: ${cutOffs[i].map(label).join(', ')}`;
       a.out(`    ${name.padEnd(60)} median ${a.fmt(median(wall[i])).padStart(8)}  (runs: ${a.list(wall[i])}; build ${a.fmt(median(own[i]))}; ${how})\n`);
     }
   } finally {

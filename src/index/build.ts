@@ -8,7 +8,7 @@ import { setFlagsFromString } from 'node:v8';
 import type { BuildContext, Diagnostic, Graph } from '../model/index.js';
 import { scanSource, SourceError, statNow, type Scope, type SourceScan, type SourcePackage, type SourceSnapshot } from '../source/index.js';
 import { extractAll, factsShift, nativeParserInUse, newClock, unpackFacts, workersFor, type FileFacts, type ParseClock, type StringTable } from '../parse/index.js';
-import { buildProgram, resolveProgram, symbolFields, type PackageInput } from '../resolve/index.js';
+import { buildProgram, factsDiagnostics, resolveProgram, ResolveSession, symbolFields, type PackageInput } from '../resolve/index.js';
 import { appendFactsEntries, contentHash, graphFileLabelled, textHash, factsHash, factsKey, factsPackWriter, readFactsEntries, readFactsPack, readGraphFile, readPack, writeGraphFile, writePack, type FactsPack, type PackMemo } from './cache.js';
 import { decodePacked, encodePacked, PACK_VERSION, packGraph, summarize, unpackGraph, type GraphSummary, type PackedGraph } from '../graph/pack.js';
 import { encodeStoreParts, moveStoreLinesParts } from '../graph/store.js';
@@ -64,6 +64,11 @@ export interface IndexResult {
    * (a doc comment, a string literal) and their symbol records were made again.
    */
   cutOff?: 'facts' | 'positions' | 'records';
+  /**
+   * Set when the graph was resolved again in part, by the resolution a process that builds again and
+   * again keeps (see ResolveSession): how many functions it resolved again, of how many.
+   */
+  incremental?: { redone: number; functions: number };
 }
 
 /**
@@ -368,25 +373,67 @@ function build(opts: IndexOptions, useSnapshot: boolean): IndexResult {
       lap('write');
       return result;
     }
+    // A process that builds again and again keeps the resolution that made the stored graph: it
+    // resolves again only what the edit can change, when it takes the edit.
+    const session = takeSession(opts.memo, dir, state.inputs.key);
+    const update = session && changed.every((c) => c.active) ? session.update(changed.map((c) => early!.get(c.path)!.facts), { root, modulePath, context: opts.ctx, diagnostics: sourceDiagnostics }) : undefined;
+    lap('resolve');
+    if (update && 'graph' in update) {
+      for (const [k, v] of Object.entries(update.timings)) timings[`resolve.${k}`] = v;
+      keepSession(opts.memo!, dir, inputs.key, session!);
+      const result = writeResolved(update.graph, { dir, stamp, inputs, manifest: manifestNow(), memo: opts.memo });
+      keep();
+      keepSnapshot();
+      lap('write');
+      return { ...result, timings, files: counts, fromCache: false, incremental: { redone: update.redone, functions: update.functions } };
+    }
   }
   const meta = { root, modulePath, context: opts.ctx, diagnostics };
-  const { graph, parsed, parser, parseThreads, factsHashes } = rebuildGraph(contents, packages, packFile, opts, meta, lap, { early, known });
+  const { graph, session, parsed, parser, parseThreads, factsHashes } = rebuildGraph(contents, packages, packFile, opts, meta, lap, { early, known });
   const manifest = manifestNow();
   const inputs = inputsOf((path) => factsHashes.get(path));
-  // The graph first, then the state naming it: a build stopped in between leaves a state whose graph
-  // is not there, which the next build takes for no cache.
-  const packed = packGraph(graph);
-  const summary = summarize(packed);
-  writeGraphFile(join(dir, GRAPH_FILE), graphLabel(stamp), encodePacked(packed));
-  writePack(stateFile, { stamp, graph: graphLabel(stamp), inputs, summary } satisfies IndexState, opts.memo);
-  writeStore(storeFile, graph, inputs.key);
-  writeFreshnessFile(dir, stamp, inputs.key, manifest);
+  const { summary } = writeResolved(graph, { dir, stamp, inputs, manifest, memo: opts.memo });
+  if (session) keepSession(opts.memo!, dir, inputs.key, session);
   keepSnapshot();
   const owner = { of: JSON.stringify({ root: opts.root, ctx: opts.ctx, scope: opts.scope ?? 'default' }), stamp: toolStamp(), builtAt: Date.now() };
   writeOwner(dir, owner);
   pruneIndexes(join(dir, '..'), basename(dir), owner);
   lap('write');
   return { graph, summary, timings, files: { total: files.length, parsed, cached: contents.length - parsed, read }, parser, parseThreads, fromCache: false };
+}
+
+/**
+ * A resolved graph written: the graph file first, then the state naming it (a build stopped in between
+ * leaves a state whose graph is not there, which the next build takes for no cache), the query store
+ * and its manifest.
+ */
+function writeResolved(graph: Graph, a: { dir: string; stamp: string; inputs: ResolveInputs; manifest: Manifest; memo?: PackMemo }): { graph: Graph; summary: GraphSummary } {
+  const packed = packGraph(graph);
+  const summary = summarize(packed);
+  writeGraphFile(join(a.dir, GRAPH_FILE), graphLabel(a.stamp), encodePacked(packed));
+  writePack(join(a.dir, STATE_FILE), { stamp: a.stamp, graph: graphLabel(a.stamp), inputs: a.inputs, summary } satisfies IndexState, a.memo);
+  writeStore(join(a.dir, STORE_FILE), graph, a.inputs.key);
+  writeFreshnessFile(a.dir, a.stamp, a.inputs.key, a.manifest);
+  return { graph, summary };
+}
+
+/** The memo's key for the resolution kept for the index in `dir`. */
+function sessionSlot(dir: string): string {
+  return `${dir}\0session`;
+}
+
+/**
+ * The resolution kept in `memo` for the index in `dir`, if it made graph `key` (the stored one); taken
+ * out of the memo, as an update changes it: put back with keepSession once its graph is written.
+ */
+function takeSession(memo: PackMemo | undefined, dir: string, key: string): ResolveSession | undefined {
+  const session = memo?.get(sessionSlot(dir), key) as ResolveSession | undefined;
+  memo?.delete(sessionSlot(dir));
+  return session;
+}
+
+function keepSession(memo: PackMemo, dir: string, key: string, session: ResolveSession): void {
+  memo.set(sessionSlot(dir), key, session);
 }
 
 function writeStore(file: string, graph: Graph, key: string): void {
@@ -595,7 +642,7 @@ function bytesOf(c: FileContent): Uint8Array {
 function rebuildGraph(contents: FileContent[], packages: SourcePackage[], packFile: string, opts: IndexOptions, meta: ResolveMeta, lap: (name: string) => void, before: Before) {
   // Only now, when the graph must be rebuilt, is the (large) per-file facts pack worth loading.
   const { factsByPath, parsed, parser, parseThreads, factsHashes } = parseFiles(contents, packFile, opts, lap, before);
-  return { graph: resolveScope(packages, factsByPath, meta, lap), parsed, parser, parseThreads, factsHashes };
+  return { ...resolveScope(packages, factsByPath, meta, lap, opts.memo !== undefined), parsed, parser, parseThreads, factsHashes };
 }
 
 /** What a build already knows before the facts pack is read: files it parsed for the early cut-off, and facts hashes by `path\0content hash`. */
@@ -731,22 +778,21 @@ function addDonated(old: FactsPack, contents: readonly FileContent[], packFile: 
 }
 
 /** Declarations (pass 1), then references (pass 2): the facts in scope → the graph. */
-function resolveScope(packages: SourcePackage[], factsByPath: Map<string, FileFacts>, meta: ResolveMeta, lap: (name: string) => void): Graph {
+function resolveScope(packages: SourcePackage[], factsByPath: Map<string, FileFacts>, meta: ResolveMeta, lap: (name: string) => void, keep: boolean): { graph: Graph; session?: ResolveSession } {
   const inputs: PackageInput[] = packages.map((p) => ({
     importPath: p.importPath,
     files: p.files.filter((f) => factsByPath.has(f.path)).map((f) => ({ facts: factsByPath.get(f.path)!, active: f.active, constraint: f.constraint })),
   }));
-  for (const input of inputs) {
-    for (const f of input.files) {
-      for (const d of f.facts.diagnostics) {
-        if (!f.active && d.code === 'syntax') continue;
-        meta.diagnostics.push({ severity: d.code === 'syntax' || d.code === 'read' || d.code === 'extract' ? 'error' : 'warning', code: d.code, message: d.message, file: f.facts.path, line: d.line });
-      }
-    }
-  }
   const program = buildProgram(inputs);
   lap('program');
+  // A process that builds again and again keeps the resolution, with what each part of it read.
+  if (keep) {
+    const { session, graph } = ResolveSession.start(program, inputs, meta);
+    lap('resolve');
+    return { graph, session };
+  }
+  meta.diagnostics.push(...factsDiagnostics(inputs));
   const graph = resolveProgram(program, meta);
   lap('resolve');
-  return graph;
+  return { graph };
 }
