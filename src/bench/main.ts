@@ -312,6 +312,7 @@ interface WatchLine {
   changed: boolean;
   cutOff?: string;
   incremental?: { redone: number; functions: number };
+  timings?: Record<string, number>;
   message?: string;
 }
 
@@ -377,12 +378,14 @@ async function watchRows(a: {
     const wall: number[][] = kinds.map(() => []);
     const own: number[][] = kinds.map(() => []);
     const cutOffs: (string | undefined)[][] = kinds.map(() => []);
+    const stages: Record<string, number>[][] = kinds.map(() => []);
     for (let r = 0; r < a.runs; r++) {
       for (const [i, [, file, original, kind]] of kinds.entries()) {
         const done = await edit(file, EDITS[kind](original));
         wall[i].push(done.wall);
         own[i].push(done.line.ms);
         cutOffs[i].push(done.line.cutOff ?? (done.line.incremental ? 'incremental' : undefined));
+        stages[i].push(done.line.timings ?? {});
         // Back to the original (a build of its own, not counted).
         await edit(file, original);
       }
@@ -392,6 +395,11 @@ async function watchRows(a: {
       const label = (c: string | undefined) => (c === 'incremental' ? 'resolved again in part (kept resolution)' : c ? `early cut-off: ${c}` : 'resolved again');
       const how = cutOffs[i].every((c) => c === cutOffs[i][0]) ? label(cutOffs[i][0]) : `mixed: ${cutOffs[i].map(label).join(', ')}`;
       a.out(`    ${name.padEnd(60)} median ${a.fmt(median(wall[i])).padStart(8)}  (runs: ${a.list(wall[i])}; build ${a.fmt(median(own[i]))}; ${how})\n`);
+      // Where a build that resolved (from nothing or in part) spent its time.
+      if (!cutOffs[i].some((c) => c && c !== 'incremental')) {
+        const keys = [...new Set(stages[i].flatMap((t) => Object.keys(t)))];
+        a.out(`      stages (median): ${keys.map((k) => `${k} ${a.fmt(median(stages[i].map((t) => t[k] ?? 0)))}`).join(', ')}\n`);
+      }
     }
   } finally {
     child.kill('SIGINT');

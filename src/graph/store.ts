@@ -65,12 +65,7 @@ export function encodeStoreParts(g: Graph, graph: string): Buffer[] {
   // Names ranked once in locale order, so the sorts below compare integers, not strings, and still
   // give the order compareCallers/compareCallees give (names that compare equal share a rank).
   // One collator for the whole sort: the order of String.prototype.localeCompare, several times faster.
-  const collator = new Intl.Collator();
-  const order = names.map((_, i) => i).sort((a, b) => collator.compare(names[a], names[b]));
-  const rank = new Int32Array(names.length);
-  order.forEach((n, k) => {
-    rank[n] = k > 0 && collator.compare(names[order[k - 1]], names[n]) === 0 ? rank[order[k - 1]] : k;
-  });
+  const rank = nameRanks(names);
   const edges = g.edges;
   const from = Int32Array.from(edges, (e) => nodes.id(e.caller));
   const to = Int32Array.from(edges, (e) => nodes.id(e.callee));
@@ -106,7 +101,9 @@ export function encodeStoreParts(g: Graph, graph: string): Buffer[] {
   const jsonStart = new Uint32Array(symbols.length + 1);
   symbols.forEach((s, i) => {
     jsonStart[i] = symbolJson.length;
-    symbolJson.write(JSON.stringify(s));
+    let json = jsonOf.get(s);
+    if (json === undefined) jsonOf.set(s, (json = JSON.stringify(s)));
+    symbolJson.write(json);
   });
   jsonStart[symbols.length] = symbolJson.length;
   const namesBytes = new ByteWriter(names.length * 80);
@@ -155,6 +152,73 @@ export function encodeStoreParts(g: Graph, graph: string): Buffer[] {
     ['strings', Buffer.from(JSON.stringify(strings.list))],
   ];
   return layout({ v: 1, graph, nodes: names.length, symbols: symbols.length, stats: g.stats, sections: {} }, sections);
+}
+
+/**
+ * Each record's JSON, kept while the record lives: a process that encodes the store again and again
+ * (the watch) passes the same records for the files an edit did not change.
+ */
+const jsonOf = new WeakMap<SymbolRecord, string>();
+
+/** The last full ranking of names (see nameRanks): the names in order, and each name's rank. */
+let ranked: { sorted: string[]; rank: Map<string, number> } | undefined;
+
+/** Past this many names not in the last ranking, the names are ranked again from scratch. */
+const RANK_AGAIN = 4096;
+
+/**
+ * Each name's rank in locale order (String.prototype.localeCompare's), names that compare equal
+ * sharing one, so that the sorts compare numbers. One collator for the whole sort, several times
+ * faster than localeCompare. The ranking is kept for the next call (the watch encodes again after
+ * each edit): names it holds keep their rank, a few new ones are placed between their neighbours
+ * (a rank halfway between), and many new ones make it rank everything again.
+ */
+export function nameRanks(names: string[]): Float64Array {
+  const collator = new Intl.Collator();
+  const rank = new Float64Array(names.length);
+  const missing = ranked ? names.filter((n) => !ranked!.rank.has(n)).length : names.length;
+  if (!ranked || missing > RANK_AGAIN) {
+    const order = names.map((_, i) => i).sort((a, b) => collator.compare(names[a], names[b]));
+    order.forEach((n, k) => {
+      rank[n] = k > 0 && collator.compare(names[order[k - 1]], names[n]) === 0 ? rank[order[k - 1]] : k;
+    });
+    ranked = { sorted: order.map((n) => names[n]), rank: new Map(names.map((n, i) => [n, rank[i]])) };
+    return rank;
+  }
+  const { sorted, rank: known } = ranked;
+  // The new names in order, each with the place of the first ranked name not before it.
+  const fresh = [...new Set(names.filter((n) => !known.has(n)))].sort((a, b) => collator.compare(a, b));
+  const place = (n: string) => {
+    let lo = 0;
+    let hi = sorted.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (collator.compare(sorted[mid], n) < 0) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  };
+  const extra = new Map<string, number>();
+  for (let i = 0; i < fresh.length; ) {
+    const at = place(fresh[i]);
+    let j = i;
+    while (j < fresh.length && place(fresh[j]) === at) j++;
+    // fresh[i..j) go between sorted[at - 1] and sorted[at], spread out in order; a name equal to
+    // sorted[at] (or to the one before it in the group) shares that rank.
+    const before = at > 0 ? known.get(sorted[at - 1])! : -1;
+    const after = at < sorted.length ? known.get(sorted[at])! : sorted.length;
+    for (let k = i; k < j; k++) {
+      const n = fresh[k];
+      if (at < sorted.length && collator.compare(sorted[at], n) === 0) extra.set(n, after);
+      else if (k > i && collator.compare(fresh[k - 1], n) === 0) extra.set(n, extra.get(fresh[k - 1])!);
+      else extra.set(n, before + ((after - before) * (k - i + 1)) / (j - i + 1));
+    }
+    i = j;
+  }
+  names.forEach((n, i) => {
+    rank[i] = known.get(n) ?? extra.get(n)!;
+  });
+  return rank;
 }
 
 /** The header (its `sections` filled in here) and the sections, in order, as the store's bytes (see layoutSections). */

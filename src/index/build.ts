@@ -374,17 +374,19 @@ function build(opts: IndexOptions, useSnapshot: boolean): IndexResult {
       return result;
     }
     // A process that builds again and again keeps the resolution that made the stored graph: it
-    // resolves again only what the edit can change, when it takes the edit.
+    // resolves again only what the edit can change, when it takes the edit and nothing else changed
+    // (the same packages and files, context and source diagnostics: see prior).
     const session = takeSession(opts.memo, dir, state.inputs.key);
-    const update = session && changed.every((c) => c.active) ? session.update(changed.map((c) => early!.get(c.path)!.facts), { root, modulePath, context: opts.ctx, diagnostics: sourceDiagnostics }) : undefined;
+    const update = session && prior.key === state.inputs.key && changed.every((c) => c.active) ? session.update(changed.map((c) => early!.get(c.path)!.facts), { root, modulePath, context: opts.ctx, diagnostics: sourceDiagnostics }) : undefined;
     lap('resolve');
     if (update && 'graph' in update) {
       for (const [k, v] of Object.entries(update.timings)) timings[`resolve.${k}`] = v;
       keepSession(opts.memo!, dir, inputs.key, session!);
-      const result = writeResolved(update.graph, { dir, stamp, inputs, manifest: manifestNow(), memo: opts.memo });
+      const result = writeResolved(update.graph, { dir, stamp, inputs, manifest: manifestNow(), memo: opts.memo, lap });
       keep();
+      lap('write.facts');
       keepSnapshot();
-      lap('write');
+      lap('write.snapshot');
       return { ...result, timings, files: counts, fromCache: false, incremental: { redone: update.redone, functions: update.functions } };
     }
   }
@@ -407,13 +409,15 @@ function build(opts: IndexOptions, useSnapshot: boolean): IndexResult {
  * leaves a state whose graph is not there, which the next build takes for no cache), the query store
  * and its manifest.
  */
-function writeResolved(graph: Graph, a: { dir: string; stamp: string; inputs: ResolveInputs; manifest: Manifest; memo?: PackMemo }): { graph: Graph; summary: GraphSummary } {
+function writeResolved(graph: Graph, a: { dir: string; stamp: string; inputs: ResolveInputs; manifest: Manifest; memo?: PackMemo; lap?: (name: string) => void }): { graph: Graph; summary: GraphSummary } {
   const packed = packGraph(graph);
   const summary = summarize(packed);
   writeGraphFile(join(a.dir, GRAPH_FILE), graphLabel(a.stamp), encodePacked(packed));
   writePack(join(a.dir, STATE_FILE), { stamp: a.stamp, graph: graphLabel(a.stamp), inputs: a.inputs, summary } satisfies IndexState, a.memo);
+  a.lap?.('write.graph');
   writeStore(join(a.dir, STORE_FILE), graph, a.inputs.key);
   writeFreshnessFile(a.dir, a.stamp, a.inputs.key, a.manifest);
+  a.lap?.('write.store');
   return { graph, summary };
 }
 

@@ -13,6 +13,7 @@ import { Implementations } from './impls.js';
 import { FlowTypes } from './flow-types.js';
 import { createdIn, withFieldTypes } from './instantiated.js';
 import { Queries } from './queries.js';
+import { PartsTable, type Part } from './parts.js';
 import type { Deps } from './deps.js';
 
 /** Interface candidates that flow analysis or rapid type analysis rules out: stored, not shown by default. */
@@ -32,7 +33,8 @@ type Outcome = { targets: Target[] } | { unresolved: string; callee: string };
 export class CallResolver {
   readonly types: Types;
   readonly impls: Implementations;
-  private fieldFlows?: Map<string, Flow[]>;
+  /** The field-flow table, by field (see flows). */
+  private fieldFlows?: PartsTable<Flow, Flow>;
 
   readonly flowTypes: FlowTypes;
   /**
@@ -440,12 +442,9 @@ export class CallResolver {
     return v ? this.funcValueTargets(v, scope, depth + 1, false, elements) : [];
   }
 
-  private callSites?: Map<string, Site[]>;
+  /** The call-site table, by callee, from each function's part (kept so that a session can make a few again: see patchSites). */
+  private callSites?: PartsTable<number, Site>;
   private buildingCallSites = false;
-  /** What each function adds to the call-site table: kept so that a session can make it again for a few (see patchSites). */
-  private siteParts = new Map<FuncInfo, Part<string, number>>();
-  /** The functions that add to each callee's list. */
-  private siteAdders = new Map<string, Set<FuncInfo>>();
 
   /**
    * Call sites of each function, found with exact (non-flow) resolution; built once on first need, as
@@ -455,13 +454,11 @@ export class CallResolver {
   callSitesOf(id: string): Site[] {
     if (!this.callSites) {
       if (this.buildingCallSites) return [];
-      const fns = this.siteFunctions();
-      for (const fn of fns) this.siteParts.set(fn, this.sitePartOf(fn));
-      this.callSites = assemble(fns, this.siteParts, this.siteAdders, (fn, i) => ({ fn, call: fn.facts.calls[i] }));
+      this.callSites = new PartsTable<number, Site>(siteOf, (l) => l.fn).build(this.siteFunctions(), (fn) => this.sitePartOf(fn));
       this.queries.absorb(this.siteQueries);
     }
     if (this.deps) this.deps.note(`s:${id}`);
-    return this.callSites.get(id) ?? [];
+    return this.callSites.lists.get(id) ?? [];
   }
 
   /** The functions whose call sites the table holds, in its order. */
@@ -470,7 +467,7 @@ export class CallResolver {
   }
 
   /** The callees of `fn`'s call sites as the table sees them (its own engine, no parameter flows), with each site's index. */
-  private sitePartOf(fn: FuncInfo): Part<string, number> {
+  private sitePartOf(fn: FuncInfo): Part<number> {
     const outer = this.queries;
     this.queries = this.siteQueries;
     this.buildingCallSites = true;
@@ -492,25 +489,6 @@ export class CallResolver {
   /** Runs `f` as the reader of `fn`'s unit (see Deps), when reads are kept. */
   asUnit<T>(fn: FuncInfo, f: () => T): T {
     return this.deps ? this.deps.as(`u:${this.unitOf(fn)}`, f) : f();
-  }
-
-  /** The call sites of the active functions among `fns`, by the callees they resolve to now. */
-  sitesByCallee(fns: Iterable<FuncInfo>): Map<string, Site[]> {
-    const map = new Map<string, Site[]>();
-    for (const fn of fns) {
-      if (!fn.file.active) continue;
-      for (let i = 0; i < fn.facts.calls.length; i++) {
-        const call = fn.facts.calls[i];
-        const out = this.resolveSite(fn, i);
-        if (!('targets' in out)) continue;
-        for (const t of out.targets) {
-          let list = map.get(t.callee);
-          if (!list) map.set(t.callee, (list = []));
-          list.push({ fn, call });
-        }
-      }
-    }
-    return map;
   }
 
   /**
@@ -560,27 +538,24 @@ export class CallResolver {
 
   /** The values stored into each struct field (`type ID#field`), in the order of the functions that store them, then package vars. */
   flows(): Map<string, Flow[]> {
-    if (this.fieldFlows) return this.fieldFlows;
-    const fns = [...this.program.funcs.values()].filter((fn) => fn.file.active);
-    for (const fn of fns) this.flowParts.set(fn, this.flowPartOf(fn));
-    const map = assemble(fns, this.flowParts, this.flowAdders, (_fn, flow) => flow);
+    if (this.fieldFlows) return this.fieldFlows.lists;
+    const values = new Map<string, Flow[]>();
     for (const pkg of this.program.packages.values()) {
       for (const v of pkg.values.values()) {
         if (!v.facts.v) continue;
         const scope = { file: v.file, fn: pkg.funcs.get('init'), pos: 0 };
         walkComps(v.facts.v, (c) => this.compFlows(c, scope, (key, flow) => {
-          let list = this.valueFlows.get(key);
-          if (!list) this.valueFlows.set(key, (list = []));
+          let list = values.get(key);
+          if (!list) values.set(key, (list = []));
           list.push(flow);
         }));
       }
     }
-    for (const [key, list] of this.valueFlows) {
-      const at = map.get(key);
-      if (at) at.push(...list);
-      else map.set(key, [...list]);
-    }
-    return (this.fieldFlows = map);
+    const fns = [...this.program.funcs.values()].filter((fn) => fn.file.active);
+    // A package var's values end its fields' lists (their scope is the package's init, whose own flows come earlier).
+    const tail = new Set([...values.values()].flat());
+    this.fieldFlows = new PartsTable<Flow, Flow>((_fn, flow) => flow, (l) => (tail.has(l) ? undefined : l.scope.fn), values).build(fns, (fn) => this.flowPartOf(fn));
+    return this.fieldFlows.lists;
   }
 
   /** The values stored into field `key`, noted as read (see Deps). */
@@ -589,12 +564,8 @@ export class CallResolver {
     return this.flows().get(key) ?? [];
   }
 
-  private flowParts = new Map<FuncInfo, Part<string, Flow>>();
-  private flowAdders = new Map<string, Set<FuncInfo>>();
-  private valueFlows = new Map<string, Flow[]>();
-
   /** The keyed literals and field assignments in `fn`, by field. */
-  private flowPartOf(fn: FuncInfo): Part<string, Flow> {
+  private flowPartOf(fn: FuncInfo): Part<Flow> {
     const items: [string, Flow][] = [];
     const add = (key: string, flow: Flow) => items.push([key, flow]);
     // Each literal is resolved where it stands, so the locals it names are in scope.
@@ -634,15 +605,9 @@ export class CallResolver {
    */
   patchFlows(fns: FuncInfo[], gone: FuncInfo[], moved: Set<FuncInfo>, rank: Map<FuncInfo, number>): Set<string> {
     this.flows();
-    const redo = fns.filter((fn) => this.flowParts.get(fn)?.facts !== fn.facts);
-    const { rebuild, changed } = patch(redo, gone, moved, this.flowParts, this.flowAdders, (fn) => this.flowPartOf(fn), (fn) => fn.file.active && this.program.funcs.get(fn.id) === fn, false);
-    for (const k of rebuild) {
-      const list = [...ranked(this.flowAdders.get(k), rank)].flatMap((fn) => this.flowParts.get(fn)!.items.filter(([key]) => key === k).map(([, flow]) => flow));
-      list.push(...(this.valueFlows.get(k) ?? []));
-      if (list.length) this.fieldFlows!.set(k, list);
-      else this.fieldFlows!.delete(k);
-    }
-    return changed;
+    const table = this.fieldFlows!;
+    const redo = fns.filter((fn) => table.factsOf(fn) !== fn.facts);
+    return table.patch(redo, gone, moved, (fn) => this.flowPartOf(fn), (fn) => fn.file.active && this.program.funcs.get(fn.id) === fn, false, rank);
   }
 
   /**
@@ -653,13 +618,38 @@ export class CallResolver {
     this.callSitesOf('');
     this.lastSettled = undefined;
     for (const fn of [...fns, ...gone]) this.settled.delete(fn);
-    const { rebuild, changed } = patch(fns, gone, moved, this.siteParts, this.siteAdders, (fn) => this.sitePartOf(fn), (fn) => fn.file.active, true);
-    for (const c of rebuild) {
-      const list = [...ranked(this.siteAdders.get(c), rank)].flatMap((fn) => this.siteParts.get(fn)!.items.filter(([callee]) => callee === c).map(([, i]) => ({ fn, call: fn.facts.calls[i] })));
-      if (list.length) this.callSites!.set(c, list);
-      else this.callSites!.delete(c);
+    return this.callSites!.patch(fns, gone, moved, (fn) => this.sitePartOf(fn), (fn) => fn.file.active, true, rank);
+  }
+
+  /**
+   * The call sites of the functions the program lists by ID, by the callees they resolve to now, as
+   * the edges have them (what the channel analysis follows parameters back through). Made from the
+   * outcomes kept for the edges; a session makes a few functions' parts again (see patchCallers).
+   */
+  callersTable(): Map<string, Site[]> {
+    this.callers ??= new PartsTable<number, Site>(siteOf, (l) => l.fn).build(this.callerFunctions(), (fn) => this.callerPartOf(fn));
+    return this.callers.lists;
+  }
+
+  /** For a session: callersTable's parts of `fns` (resolved again) made again, and of `gone` dropped. */
+  patchCallers(fns: FuncInfo[], gone: FuncInfo[], moved: Set<FuncInfo>, rank: Map<FuncInfo, number>): void {
+    if (!this.callers) return;
+    this.callers.patch(fns, gone, moved, (fn) => this.callerPartOf(fn), (fn) => fn.file.active && this.program.funcs.get(fn.id) === fn, true, rank);
+  }
+
+  private callers?: PartsTable<number, Site>;
+
+  private callerFunctions(): FuncInfo[] {
+    return [...this.program.funcs.values()].filter((fn) => fn.file.active);
+  }
+
+  private callerPartOf(fn: FuncInfo): Part<number> {
+    const items: [string, number][] = [];
+    for (let i = 0; i < fn.facts.calls.length; i++) {
+      const out = this.resolveSite(fn, i);
+      if ('targets' in out) for (const t of out.targets) items.push([t.callee, i]);
     }
-    return changed;
+    return { facts: fn.facts, items };
   }
 
   /** The types each active file's code creates, and how many times the program creates each (see instantiated.ts). */
@@ -749,78 +739,9 @@ interface Flow {
   scope: Scope;
 }
 
-/** What one function adds to a table: items by key, and the facts they were made from. */
-interface Part<K, V> {
-  facts: unknown;
-  items: [K, V][];
-}
-
-/** The functions of `set` in the order of `rank`. */
-function ranked(set: Set<FuncInfo> | undefined, rank: Map<FuncInfo, number>): FuncInfo[] {
-  return set ? [...set].sort((a, b) => rank.get(a)! - rank.get(b)!) : [];
-}
-
-/** A table from the parts of `fns`, in their order, with `adders` filled in (key → the functions that add to it). */
-function assemble<V, L>(fns: FuncInfo[], parts: Map<FuncInfo, Part<string, V>>, adders: Map<string, Set<FuncInfo>>, item: (fn: FuncInfo, v: V) => L): Map<string, L[]> {
-  const map = new Map<string, L[]>();
-  for (const fn of fns) {
-    for (const [key, v] of parts.get(fn)!.items) {
-      let list = map.get(key);
-      if (!list) map.set(key, (list = []));
-      list.push(item(fn, v));
-      let set = adders.get(key);
-      if (!set) adders.set(key, (set = new Set()));
-      set.add(fn);
-    }
-  }
-  return map;
-}
-
-/**
- * The parts of `redo` made again (those that `keep` still wants) and of `gone` dropped. Returns the keys
- * whose lists must be made again (`rebuild`: the part's items or the facts they came from changed),
- * and those whose lists say something else now (`changed`): every key of a part whose items differ, or
- * whose facts were replaced by others than moved ones (`moved`). Items are compared by key, and by
- * value when `values` is set.
- */
-function patch<V>(redo: FuncInfo[], gone: FuncInfo[], moved: Set<FuncInfo>, parts: Map<FuncInfo, Part<string, V>>, adders: Map<string, Set<FuncInfo>>, make: (fn: FuncInfo) => Part<string, V>, keep: (fn: FuncInfo) => boolean, values: boolean): { rebuild: Set<string>; changed: Set<string> } {
-  const rebuild = new Set<string>();
-  const changed = new Set<string>();
-  const drop = (fn: FuncInfo) => {
-    const was = parts.get(fn);
-    if (!was) return undefined;
-    parts.delete(fn);
-    for (const [key] of was.items) adders.get(key)?.delete(fn);
-    return was;
-  };
-  for (const fn of gone) {
-    for (const [key] of drop(fn)?.items ?? []) {
-      rebuild.add(key);
-      changed.add(key);
-    }
-  }
-  for (const fn of redo) {
-    const was = drop(fn);
-    const now = keep(fn) ? make(fn) : undefined;
-    if (now) {
-      parts.set(fn, now);
-      for (const [key] of now.items) {
-        let set = adders.get(key);
-        if (!set) adders.set(key, (set = new Set()));
-        set.add(fn);
-      }
-    }
-    const a = was?.items ?? [];
-    const b = now?.items ?? [];
-    const same = a.length === b.length && a.every(([k, v], i) => k === b[i][0] && (!values || v === b[i][1]));
-    const replaced = was?.facts !== now?.facts;
-    for (const [set, when] of [[rebuild, !same || replaced], [changed, !same || (replaced && !moved.has(fn))]] as const) {
-      if (!when) continue;
-      for (const [key] of a) set.add(key);
-      for (const [key] of b) set.add(key);
-    }
-  }
-  return { rebuild, changed };
+/** A call-site table's entry from a function and the index of its site. */
+function siteOf(fn: FuncInfo, i: number): Site {
+  return { fn, call: fn.facts.calls[i] };
 }
 
 function walkComps(e: Expr, visit: (e: Expr) => void): void {

@@ -119,7 +119,7 @@ export function renderExpr(e: Expr): string {
 }
 
 export function collectChannels(program: Program, resolver: CallResolver, edges: Edge[]): ChannelOpRecord[] {
-  const callersOf = resolver.sitesByCallee(program.funcs.values());
+  const callersOf = resolver.callersTable();
   void edges;
   const holders = new Holders(program, resolver, callersOf);
   const out: ChannelOpRecord[] = [];

@@ -362,6 +362,7 @@ export class ResolveSession {
     const redo = new Set(members(done));
     lap('sites');
     for (const fn of order) if (redo.has(fn)) this.resolveOne(fn);
+    r.patchCallers([...redo], gone, moved, rank);
     this.startsOf(redo);
     lap('resolve');
     const graph = this.finish(meta);

@@ -96,6 +96,15 @@ describe('index --watch (watchIndex)', () => {
       assert.ok(fn.result.graph.symbols.some((s) => s.name === 'watchedHelper'));
       assert.deepEqual(normal(fn.result.graph), normal(buildIndex({ ...loc, cacheDir: mkdtempSync(join(tmpdir(), 'ka-watch-cache-')) }).graph));
       assert.equal(fn.watching, watched);
+      // The watch kept the first build's resolution: only what the edit can change was resolved again.
+      assert.ok(fn.result.incremental, 'resolved again in part');
+      assert.ok(fn.result.incremental.redone < fn.result.incremental.functions / 2, `${fn.result.incremental.redone} of ${fn.result.incremental.functions}`);
+
+      // A body edit that changes what flows into a field read by functions the edit does not touch.
+      writeFileSync(kubelet, readFileSync(kubelet, 'utf8').replace(/\n\t\tklet\.pleg = pleg\.NewEventedPLEG\([^\n]*/, '\n\t\t_ = eventChannel'));
+      const flow = await nextChange();
+      assert.ok(flow.result.incremental, 'resolved again in part');
+      assert.deepEqual(normal(flow.result.graph), normal(buildIndex({ ...loc, cacheDir: mkdtempSync(join(tmpdir(), 'ka-watch-cache-')) }).graph));
 
       // A new package, imported from the kubelet: its folder joins the watch once a build puts it in scope.
       mkdirSync(join(loc.root, 'pkg/kubelet/watched'));
@@ -103,6 +112,7 @@ describe('index --watch (watchIndex)', () => {
       const text = readFileSync(kubelet, 'utf8').replace(/^import \(/m, 'import (\n\t"k8s.io/kubernetes/pkg/kubelet/watched"');
       writeFileSync(kubelet, text + '\nfunc usesWatched() int { return watched.Helper() }\n');
       const imported = await nextChange();
+      assert.equal(imported.result.incremental, undefined, 'an import added: resolved from nothing');
       assert.equal(imported.watching, watched + 1, 'the new package folder is watched');
       assert.ok(imported.result.graph.symbols.some((s) => s.id.endsWith('watched.Helper')));
       appendFileSync(join(loc.root, 'pkg/kubelet/watched/watched.go'), '\nfunc Other() {}\n');

@@ -1,0 +1,129 @@
+/**
+ * A table of lists by key (call sites by callee, values by field), made from what each function adds
+ * to it (its *part*), in the program's order of functions, then a fixed tail per key. A session (see
+ * session.ts) makes the parts of a few functions again and the lists they touch, which then read as a
+ * table made from nothing would.
+ */
+import type { FuncInfo } from './program.js';
+
+/** What one function adds: items by key, and the facts they were made from. */
+export interface Part<V> {
+  facts: unknown;
+  items: [string, V][];
+}
+
+export class PartsTable<V, L> {
+  readonly lists = new Map<string, L[]>();
+  private parts = new Map<FuncInfo, Part<V>>();
+  /** The functions that add to each key's list. */
+  private adders = new Map<string, Set<FuncInfo>>();
+
+  /**
+   * `item` makes a list's entry from a function and one of its items, `fnOf` tells the function back
+   * (undefined for the entries of `tail`, which end a key's list).
+   */
+  constructor(private item: (fn: FuncInfo, v: V) => L, private fnOf: (l: L) => FuncInfo | undefined, private tail: Map<string, L[]> = new Map()) {}
+
+  /** The table from the parts of `fns` (in the program's order), made by `make`. */
+  build(fns: FuncInfo[], make: (fn: FuncInfo) => Part<V>): this {
+    for (const fn of fns) this.add(fn, make(fn));
+    for (const fn of fns) {
+      for (const [key, v] of this.parts.get(fn)!.items) {
+        let list = this.lists.get(key);
+        if (!list) this.lists.set(key, (list = []));
+        list.push(this.item(fn, v));
+      }
+    }
+    for (const [key, list] of this.tail) {
+      const at = this.lists.get(key);
+      if (at) at.push(...list);
+      else this.lists.set(key, [...list]);
+    }
+    return this;
+  }
+
+  /** The facts `fn`'s part was made from (undefined when it has none). */
+  factsOf(fn: FuncInfo): unknown {
+    return this.parts.get(fn)?.facts;
+  }
+
+  /**
+   * The parts of `redo` made again (those `keep` still wants) and of `gone` dropped, and the lists
+   * they touch made again in the order of `rank`. Returns the keys whose lists say something else
+   * now: every key of a part whose items differ (by key, and by value when `values` is set), or whose
+   * facts were replaced by others than moved ones (`moved`: functions whose records only moved).
+   */
+  patch(redo: FuncInfo[], gone: FuncInfo[], moved: Set<FuncInfo>, make: (fn: FuncInfo) => Part<V>, keep: (fn: FuncInfo) => boolean, values: boolean, rank: Map<FuncInfo, number>): Set<string> {
+    const rebuild = new Set<string>();
+    const changed = new Set<string>();
+    const touched = new Set<FuncInfo>([...redo, ...gone]);
+    for (const fn of gone) {
+      for (const [key] of this.drop(fn)?.items ?? []) {
+        rebuild.add(key);
+        changed.add(key);
+      }
+    }
+    for (const fn of redo) {
+      const was = this.drop(fn);
+      const now = keep(fn) ? make(fn) : undefined;
+      if (now) this.add(fn, now);
+      const a = was?.items ?? [];
+      const b = now?.items ?? [];
+      const same = a.length === b.length && a.every(([k, v], i) => k === b[i][0] && (!values || v === b[i][1]));
+      const replaced = was?.facts !== now?.facts;
+      for (const [set, when] of [[rebuild, !same || replaced], [changed, !same || (replaced && !moved.has(fn))]] as const) {
+        if (!when) continue;
+        for (const [key] of a) set.add(key);
+        for (const [key] of b) set.add(key);
+      }
+    }
+    // Each list touched: its entries of untouched functions kept in order, the touched functions'
+    // new entries merged in by rank (a function's entries stay together, the tail stays last).
+    const fresh = new Map<string, L[]>();
+    for (const fn of [...redo].filter((f) => this.parts.has(f)).sort((x, y) => rank.get(x)! - rank.get(y)!)) {
+      for (const [key, v] of this.parts.get(fn)!.items) {
+        if (!rebuild.has(key)) continue;
+        let list = fresh.get(key);
+        if (!list) fresh.set(key, (list = []));
+        list.push(this.item(fn, v));
+      }
+    }
+    const rankOf = (l: L) => {
+      const fn = this.fnOf(l);
+      return fn ? rank.get(fn)! : Infinity;
+    };
+    for (const key of rebuild) {
+      const add = fresh.get(key) ?? [];
+      const list: L[] = [];
+      let j = 0;
+      for (const l of this.lists.get(key) ?? []) {
+        const fn = this.fnOf(l);
+        if (fn && touched.has(fn)) continue;
+        const r = rankOf(l);
+        while (j < add.length && rankOf(add[j]) < r) list.push(add[j++]);
+        list.push(l);
+      }
+      while (j < add.length) list.push(add[j++]);
+      if (list.length) this.lists.set(key, list);
+      else this.lists.delete(key);
+    }
+    return changed;
+  }
+
+  private add(fn: FuncInfo, part: Part<V>): void {
+    this.parts.set(fn, part);
+    for (const [key] of part.items) {
+      let set = this.adders.get(key);
+      if (!set) this.adders.set(key, (set = new Set()));
+      set.add(fn);
+    }
+  }
+
+  private drop(fn: FuncInfo): Part<V> | undefined {
+    const was = this.parts.get(fn);
+    if (!was) return undefined;
+    this.parts.delete(fn);
+    for (const [key] of was.items) this.adders.get(key)?.delete(fn);
+    return was;
+  }
+}
