@@ -305,7 +305,7 @@ async function measure(source: string, root: string): Promise<number> {
 
 /** One build reported by `index --watch --json` (see watchRecord in cli/commands.ts). */
 interface WatchLine {
-  event: 'build' | 'error';
+  event: 'build' | 'error' | 'warm';
   ms: number;
   sinceEvent?: number;
   touched: string[];

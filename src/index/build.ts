@@ -223,7 +223,50 @@ export function buildIndex(opts: IndexOptions): IndexResult {
 
 /** Keeps the index of `opts.root` up to date while the tree is edited: builds now, then after each change (see watch.ts). */
 export function watchIndex(opts: WatchOptions): IndexWatch {
-  return watchWith(buildIndex, indexDir(opts), opts);
+  return watchWith(buildIndex, indexDir(opts), opts, warmIndex);
+}
+
+/**
+ * For a process that builds again and again (opts.memo): the resolution of the stored graph, kept in
+ * the memo so that the next edit of function bodies is resolved again in part (see ResolveSession),
+ * when the last build found the graph stored and so resolved nothing. Reads the facts of the files
+ * whose content hash the source snapshot vouches for, or that it reads and hashes again; does nothing
+ * ('none') when the tree is not the one the stored graph was made from or a file's facts are not in
+ * the pack, and 'had' when the memo keeps that resolution already. Writes nothing.
+ */
+export function warmIndex(opts: IndexOptions): 'made' | 'had' | 'none' {
+  const memo = opts.memo;
+  if (!memo) return 'none';
+  const dir = indexDir(opts);
+  const state = readPack<IndexState>(join(dir, STATE_FILE), memo);
+  if (!state) return 'none';
+  if (memo.get(sessionSlot(dir), state.inputs.key)) return 'had';
+  const previous = readPack<SourceSnapshot>(join(dir, SOURCE_FILE), memo);
+  const scan = scanSource(opts.root, opts.ctx, opts.scope ?? 'default', { previous, statMany: nativeStatAll(), racyMs: opts.racyMs });
+  const files = scan.packages.flatMap((p) => p.files);
+  const known = scan.knownHashes();
+  const hashes: string[] = [];
+  for (const [i, f] of files.entries()) {
+    try {
+      hashes.push(known[i] ?? contentHash(readFileSync(f.abs)));
+    } catch {
+      return 'none';
+    }
+  }
+  if (textHash(hashes.join(',')) !== state.stamp) return 'none';
+  const pack = readFactsPack(join(dir, 'facts.bin'));
+  const strings: StringTable = new Map();
+  const factsByPath = new Map<string, FileFacts>();
+  for (const [i, f] of files.entries()) {
+    const packed = pack.get(factsKey(f.path, hashes[i], f.active));
+    const facts = packed && decodedOrNone(packed, strings);
+    if (!facts) return 'none';
+    factsByPath.set(f.path, facts);
+  }
+  const meta = { root: scan.root, modulePath: scan.modulePath, context: opts.ctx, diagnostics: [...scan.diagnostics] };
+  const { session } = resolveScope(scan.packages, factsByPath, meta, () => {}, true);
+  keepSession(memo, dir, state.inputs.key, session!);
+  return 'made';
 }
 
 /** A file read for parsing gave other bytes than the ones hashed for it earlier in the build. */

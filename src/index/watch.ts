@@ -24,6 +24,11 @@ export interface WatchOptions extends IndexOptions {
   onBuild: (report: WatchBuild) => void;
   /** A build that failed (a go.mod gone, a folder unreadable): the watch goes on, and builds again at the next change. */
   onError: (err: Error) => void;
+  /**
+   * After the watch tried to keep the stored graph's resolution, when its first build found the graph
+   * stored (see warmIndex): how long that took, and whether it kept one.
+   */
+  onWarm?: (report: { ms: number; kept: boolean }) => void;
 }
 
 export interface WatchBuild {
@@ -70,7 +75,7 @@ function foldersOf(opts: IndexOptions, dir: string): Set<string> {
  * Watches the tree of `opts.root` and keeps its index built with `build` (the indexer's buildIndex;
  * a parameter so that the watching can be tested on its own). The first build runs at once.
  */
-export function watchWith(build: (opts: IndexOptions) => IndexResult, dir: string, opts: WatchOptions): IndexWatch {
+export function watchWith(build: (opts: IndexOptions) => IndexResult, dir: string, opts: WatchOptions, warm?: (opts: IndexOptions) => 'made' | 'had' | 'none'): IndexWatch {
   const debounce = opts.debounceMs ?? WATCH_DEBOUNCE_MS;
   // Each build reads the state and the snapshot the one before wrote: kept decoded in between.
   const buildOpts: IndexOptions = { ...opts, memo: opts.memo ?? new PackMemo() };
@@ -186,6 +191,20 @@ export function watchWith(build: (opts: IndexOptions) => IndexResult, dir: strin
       throw err;
     }
     opts.signal?.addEventListener('abort', close, { once: true });
+    // A first build that found the graph stored resolved nothing: the resolution is made now, before
+    // the first edit asks for it, unless an edit came first (its build resolves, and keeps it).
+    if (warm) {
+      setImmediate(() => {
+        if (stopped || timer) return;
+        const t = performance.now();
+        try {
+          const kept = warm(buildOpts);
+          if (kept !== 'had') opts.onWarm?.({ ms: performance.now() - t, kept: kept === 'made' });
+        } catch (err) {
+          opts.onError(err as Error);
+        }
+      });
+    }
   }
   return { closed, close };
 }

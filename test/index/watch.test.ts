@@ -125,6 +125,33 @@ describe('index --watch (watchIndex)', () => {
     }
   });
 
+  it('keeps the stored graph\'s resolution when its first build resolved nothing, for the next edit', async () => {
+    const loc = tree();
+    buildIndex(loc);
+    const warmed: { ms: number; kept: boolean }[] = [];
+    const queue: WatchBuild[] = [];
+    const stop = new AbortController();
+    const w = watchIndex({ ...loc, signal: stop.signal, onBuild: (b) => queue.push(b), onError: (err) => assert.fail(err), onWarm: (r) => warmed.push(r) });
+    try {
+      const until = async (ok: () => boolean) => {
+        for (let i = 0; i < 400 && !ok(); i++) await new Promise((r) => setTimeout(r, 25));
+        assert.ok(ok(), 'in time');
+      };
+      await until(() => warmed.length === 1);
+      assert.equal(queue[0].result.fromCache, true, 'the first build found the graph stored');
+      assert.equal(warmed[0].kept, true);
+      const kubelet = join(loc.root, 'pkg/kubelet/kubelet.go');
+      appendFileSync(kubelet, '\nfunc warmedHelper() int { return len("x") }\n');
+      await until(() => queue.some((b) => b.changed));
+      const edit = queue.find((b) => b.changed)!;
+      assert.ok(edit.result.incremental, 'resolved again in part');
+      assert.deepEqual(normal(edit.result.graph), normal(buildIndex({ ...loc, cacheDir: mkdtempSync(join(tmpdir(), 'ka-watch-cache-')) }).graph));
+    } finally {
+      stop.abort();
+      await w.closed;
+    }
+  });
+
   it('builds once for changes that come together, and not at all for files that are not Go', async () => {
     const loc = tree();
     const { w, next, nextChange, stop } = watching(loc);
