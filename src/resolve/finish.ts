@@ -31,7 +31,9 @@ export function finishGraph(program: Program, resolver: CallResolver, edges: Edg
     goroutines: goroutines.length,
     channelOps: channels.length,
   };
-  for (const e of edges) stats[`edges.${e.kind}`] = (stats[`edges.${e.kind}`] ?? 0) + 1;
+  const kinds = new Map<string, number>();
+  for (const e of edges) kinds.set(e.kind, (kinds.get(e.kind) ?? 0) + 1);
+  for (const [kind, n] of kinds) stats[`edges.${kind}`] = n;
   // Answers that a guard stopped (see Queries) may depend on the order of resolution: counted when any.
   if (resolver.queries.unsettled) stats['queries.unsettled'] = resolver.queries.unsettled;
   if (resolver.queries.cut) stats['queries.cut'] = resolver.queries.cut;

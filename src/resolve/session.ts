@@ -163,8 +163,8 @@ export class ResolveSession {
     for (const fn of this.order()) {
       const out = this.outputs.get(fn);
       if (!out) throw new Error(`no resolution kept for ${fn.id}`);
-      edges.push(...out.edges);
-      unresolved.push(...out.unresolved);
+      for (const e of out.edges) edges.push(e);
+      for (const u of out.unresolved) unresolved.push(u);
     }
     const diagnostics = [...meta.diagnostics, ...factsDiagnostics(this.packageInputs)];
     const goroutines = [...this.program.funcs.values()].filter((fn) => fn.file.active).flatMap((fn) => this.goroutines.get(fn) ?? []);
@@ -267,7 +267,6 @@ export class ResolveSession {
     const redoTops = new Set<FuncInfo>(mentions);
     const gone: FuncInfo[] = [];
     const fresh: FuncInfo[] = [];
-    let reorder = false;
     for (const plan of plans) {
       const { file, next } = plan;
       const pkg = file.pkg;
@@ -316,15 +315,13 @@ export class ResolveSession {
       if (info.pkg.funcs.get(info.facts.local) === info) info.pkg.funcs.delete(info.facts.local);
       this.outputs.delete(info);
       this.goroutines.delete(info);
-      reorder = true;
     }
     for (const info of fresh) {
       if (info.pkg.funcs.has(info.facts.local)) throw new Error(`${info.id} is declared twice`);
       info.pkg.funcs.set(info.facts.local, info);
-      this.program.funcs.set(info.id, info);
-      reorder = true;
     }
-    if (reorder) this.reorder(new Set(plans.map((p) => p.file.pkg)));
+    // Functions that went leave the program's order as it was; new ones take their places in it.
+    if (fresh.length) this.place(fresh);
     const order = this.order();
     const rank = new Map(order.map((fn, i) => [fn, i]));
     lap('patch');
@@ -371,10 +368,41 @@ export class ResolveSession {
   }
 
   /**
-   * The program's function maps in the order a build of the program from nothing gives them: the
-   * order in which the packages' files declare them (the order the graph lists edges in).
+   * Puts `fresh` (new functions of changed files) into the program's map of functions where a build of
+   * the program from nothing puts them: that map lists the functions in the order in which the
+   * packages' files first declare their IDs, the order the graph lists edges in. A new function goes
+   * right after the function its file declares before it (or right before the one after it); when its
+   * file declares an ID elsewhere too (build variants), every ID's place is found again.
    */
-  private reorder(pkgs: Set<PkgInfo>): void {
+  private place(fresh: FuncInfo[]): void {
+    const funcs = this.program.funcs;
+    const list = [...funcs.values()];
+    const placed = new Set<FuncInfo>();
+    const simple = (fn: FuncInfo) => !fn.variants && (placed.has(fn) || (!fresh.includes(fn) && funcs.get(fn.id) === fn));
+    let ok = fresh.every((fn) => this.infos.get(fn.file)!.every((i) => !i.variants));
+    const byFile = [...fresh].sort((a, b) => this.infos.get(a.file)!.indexOf(a) - this.infos.get(b.file)!.indexOf(b));
+    for (const fn of ok ? byFile : []) {
+      const infos = this.infos.get(fn.file)!;
+      const at = infos.indexOf(fn);
+      const before = infos.slice(0, at).reverse().find(simple);
+      const after = before ? undefined : infos.slice(at + 1).find(simple);
+      const anchor = before ?? after;
+      if (!anchor) {
+        ok = false;
+        break;
+      }
+      list.splice(list.indexOf(anchor) + (before ? 1 : 0), 0, fn);
+      placed.add(fn);
+    }
+    if (!ok) return this.reorder(fresh);
+    // In place: the resolver reads the same map.
+    funcs.clear();
+    for (const fn of list) funcs.set(fn.id, fn);
+  }
+
+  /** `fresh` added to the program's map of functions, and every ID put in its place again (see place). */
+  private reorder(fresh: FuncInfo[]): void {
+    for (const fn of fresh) this.program.funcs.set(fn.id, fn);
     const funcs = new Map<string, FuncInfo>();
     for (const pkg of this.program.packages.values()) {
       for (const file of pkg.files) {
@@ -386,23 +414,8 @@ export class ResolveSession {
       }
     }
     for (const [id, info] of this.program.funcs) if (!funcs.has(id)) funcs.set(id, info);
-    // In place: the resolver reads the same maps.
     this.program.funcs.clear();
     for (const [id, info] of funcs) this.program.funcs.set(id, info);
-    for (const pkg of pkgs) {
-      const locals = new Map<string, FuncInfo>();
-      for (const file of pkg.files) {
-        for (const f of file.facts.funcs) {
-          for (const name of f.kind === 'func' && f.local.endsWith('[...]') ? [f.local, f.name] : [f.local]) {
-            const info = pkg.funcs.get(name);
-            if (info && !locals.has(name)) locals.set(name, info);
-          }
-        }
-      }
-      for (const [name, info] of pkg.funcs) if (!locals.has(name)) locals.set(name, info);
-      pkg.funcs.clear();
-      for (const [name, info] of locals) pkg.funcs.set(name, info);
-    }
   }
 }
 

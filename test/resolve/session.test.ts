@@ -86,6 +86,18 @@ describe('ResolveSession', () => {
     assert.ok(closure.graph!.edges.some((e) => e.caller === 'k8s.io/kubernetes/pkg/kubelet.(*Kubelet).BirthCry.func1'));
   });
 
+  it('puts functions added in the middle of a file where a build from nothing puts them', () => {
+    const s = session('kubelike');
+    const pods = 'pkg/kubelet/pod_workers.go';
+    const out = s.edit(pods, (t) => t.replace('func newPodWorkers(', 'func atlasFirst() {}\n\nfunc atlasSecond() { atlasFirst() }\n\nfunc newPodWorkers('));
+    assert.equal(out.refused, undefined);
+    const ids = out.graph!.edges.map((e) => e.caller);
+    assert.ok(ids.includes('k8s.io/kubernetes/pkg/kubelet.atlasSecond'));
+    // A closure added in the middle of a function, and a function in a file with build variants.
+    assert.equal(s.edit(pods, (t) => t.replace('func atlasSecond() { atlasFirst() }', 'func atlasSecond() { f := func() { atlasFirst() }; f() }')).refused, undefined);
+    assert.equal(s.edit('pkg/kubelet/cm/container_manager_linux.go', (t) => `${t}\nfunc atlasLinuxOnly() {}\n`).refused, undefined);
+  });
+
   it('re-resolves the callers of a function whose name came, and keeps lines moved above an edit right', () => {
     const s = session('kubelike');
     // A call of a function that does not exist yet: unresolved, then resolved once it is declared.
