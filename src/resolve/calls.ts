@@ -54,7 +54,7 @@ export class CallResolver {
     this.flowTypes = new FlowTypes(this);
   }
 
-  private units = new Map<FuncInfo, number>();
+  private units = new WeakMap<FuncInfo, number>();
   private nextUnit = 0;
 
   /** The number of `fn`'s unit: its top-level function, which it shares with the closures in it (see Deps). */
@@ -74,6 +74,13 @@ export class CallResolver {
   /** The top-level function of unit `n` (see unitOf). */
   unitTop(n: number): FuncInfo | undefined {
     return this.tops.get(n);
+  }
+
+  /** Forgets a unit whose function went (see unitOf). */
+  forgetUnit(top: FuncInfo): void {
+    const n = this.units.get(top);
+    if (n !== undefined) this.tops.delete(n);
+    this.units.delete(top);
   }
 
   /** Notes that the current reader read `fn`'s body (see Deps). */
@@ -472,14 +479,7 @@ export class CallResolver {
     this.queries = this.siteQueries;
     this.buildingCallSites = true;
     try {
-      return this.flowTypes.atTop(() => this.asUnit(fn, () => {
-        const items: [string, number][] = [];
-        for (let i = 0; i < fn.facts.calls.length; i++) {
-          const out = this.resolveSite(fn, i);
-          if ('targets' in out) for (const t of out.targets) items.push([t.callee, i]);
-        }
-        return { facts: fn.facts, items };
-      }));
+      return this.flowTypes.atTop(() => this.asUnit(fn, () => this.calleesPart(fn)));
     } finally {
       this.buildingCallSites = false;
       this.queries = outer;
@@ -566,8 +566,11 @@ export class CallResolver {
 
   /** The keyed literals and field assignments in `fn`, by field. */
   private flowPartOf(fn: FuncInfo): Part<Flow> {
-    const items: [string, Flow][] = [];
-    const add = (key: string, flow: Flow) => items.push([key, flow]);
+    const part: Part<Flow> = { facts: fn.facts, keys: [], values: [] };
+    const add = (key: string, flow: Flow) => {
+      part.keys.push(key);
+      part.values.push(flow);
+    };
     // Each literal is resolved where it stands, so the locals it names are in scope.
     const all: [Expr, number][] = [];
     for (const c of fn.facts.calls) for (const a of c.a) all.push([a, c.pos]);
@@ -585,7 +588,7 @@ export class CallResolver {
       if (t.k === 'ptr') t = this.types.unalias(t.e);
       if (t.k === 'named') add(`${t.t.id}#${a.lhs.n}`, { e: a.rhs, scope });
     }
-    return { facts: fn.facts, items };
+    return part;
   }
 
   private compFlows(e: Expr, scope: Scope, add: (key: string, flow: Flow) => void): void {
@@ -601,7 +604,7 @@ export class CallResolver {
    * of `fns` made again where their facts were replaced, and of `gone` dropped; `rank` orders the
    * functions as the program lists them now. Returns the fields whose lists say something else now:
    * the lists a function adds to, when its facts were replaced by others than `moved` ones (whose
-   * records only moved) or its items differ (see patch).
+   * records only moved) or its items differ (see PartsTable.patch).
    */
   patchFlows(fns: FuncInfo[], gone: FuncInfo[], moved: Set<FuncInfo>, rank: Map<FuncInfo, number>): Set<string> {
     this.flows();
@@ -627,14 +630,14 @@ export class CallResolver {
    * outcomes kept for the edges; a session makes a few functions' parts again (see patchCallers).
    */
   callersTable(): Map<string, Site[]> {
-    this.callers ??= new PartsTable<number, Site>(siteOf, (l) => l.fn).build(this.callerFunctions(), (fn) => this.callerPartOf(fn));
+    this.callers ??= new PartsTable<number, Site>(siteOf, (l) => l.fn).build(this.callerFunctions(), (fn) => this.calleesPart(fn));
     return this.callers.lists;
   }
 
   /** For a session: callersTable's parts of `fns` (resolved again) made again, and of `gone` dropped. */
   patchCallers(fns: FuncInfo[], gone: FuncInfo[], moved: Set<FuncInfo>, rank: Map<FuncInfo, number>): void {
     if (!this.callers) return;
-    this.callers.patch(fns, gone, moved, (fn) => this.callerPartOf(fn), (fn) => fn.file.active && this.program.funcs.get(fn.id) === fn, true, rank);
+    this.callers.patch(fns, gone, moved, (fn) => this.calleesPart(fn), (fn) => fn.file.active && this.program.funcs.get(fn.id) === fn, true, rank);
   }
 
   private callers?: PartsTable<number, Site>;
@@ -643,13 +646,18 @@ export class CallResolver {
     return [...this.program.funcs.values()].filter((fn) => fn.file.active);
   }
 
-  private callerPartOf(fn: FuncInfo): Part<number> {
-    const items: [string, number][] = [];
+  /** The callees of `fn`'s call sites, with each site's index, as resolveSite finds them now. */
+  private calleesPart(fn: FuncInfo): Part<number> {
+    const part: Part<number> = { facts: fn.facts, keys: [], values: [] };
     for (let i = 0; i < fn.facts.calls.length; i++) {
       const out = this.resolveSite(fn, i);
-      if ('targets' in out) for (const t of out.targets) items.push([t.callee, i]);
+      if (!('targets' in out)) continue;
+      for (const t of out.targets) {
+        part.keys.push(t.callee);
+        part.values.push(i);
+      }
     }
-    return { facts: fn.facts, items };
+    return part;
   }
 
   /** The types each active file's code creates, and how many times the program creates each (see instantiated.ts). */

@@ -6,10 +6,11 @@
  */
 import type { FuncInfo } from './program.js';
 
-/** What one function adds: items by key, and the facts they were made from. */
+/** What one function adds: values by key (the i-th value under the i-th key), and the facts they were made from. */
 export interface Part<V> {
   facts: unknown;
-  items: [string, V][];
+  keys: string[];
+  values: V[];
 }
 
 export class PartsTable<V, L> {
@@ -26,12 +27,13 @@ export class PartsTable<V, L> {
 
   /** The table from the parts of `fns` (in the program's order), made by `make`. */
   build(fns: FuncInfo[], make: (fn: FuncInfo) => Part<V>): this {
-    for (const fn of fns) this.add(fn, make(fn));
     for (const fn of fns) {
-      for (const [key, v] of this.parts.get(fn)!.items) {
-        let list = this.lists.get(key);
-        if (!list) this.lists.set(key, (list = []));
-        list.push(this.item(fn, v));
+      const part = make(fn);
+      this.add(fn, part);
+      for (let i = 0; i < part.keys.length; i++) {
+        let list = this.lists.get(part.keys[i]);
+        if (!list) this.lists.set(part.keys[i], (list = []));
+        list.push(this.item(fn, part.values[i]));
       }
     }
     for (const [key, list] of this.tail) {
@@ -58,7 +60,7 @@ export class PartsTable<V, L> {
     const changed = new Set<string>();
     const touched = new Set<FuncInfo>([...redo, ...gone]);
     for (const fn of gone) {
-      for (const [key] of this.drop(fn)?.items ?? []) {
+      for (const key of this.drop(fn)?.keys ?? []) {
         rebuild.add(key);
         changed.add(key);
       }
@@ -67,26 +69,27 @@ export class PartsTable<V, L> {
       const was = this.drop(fn);
       const now = keep(fn) ? make(fn) : undefined;
       if (now) this.add(fn, now);
-      const a = was?.items ?? [];
-      const b = now?.items ?? [];
-      const same = a.length === b.length && a.every(([k, v], i) => k === b[i][0] && (!values || v === b[i][1]));
+      const a = was?.keys ?? [];
+      const b = now?.keys ?? [];
+      const same = a.length === b.length && a.every((k, i) => k === b[i] && (!values || was!.values[i] === now!.values[i]));
       const replaced = was?.facts !== now?.facts;
       for (const [set, when] of [[rebuild, !same || replaced], [changed, !same || (replaced && !moved.has(fn))]] as const) {
         if (!when) continue;
-        for (const [key] of a) set.add(key);
-        for (const [key] of b) set.add(key);
+        for (const key of a) set.add(key);
+        for (const key of b) set.add(key);
       }
     }
     // Each list touched: its entries of untouched functions kept in order, the touched functions'
     // new entries merged in by rank (a function's entries stay together, the tail stays last).
     const fresh = new Map<string, L[]>();
     for (const fn of [...redo].filter((f) => this.parts.has(f)).sort((x, y) => rank.get(x)! - rank.get(y)!)) {
-      for (const [key, v] of this.parts.get(fn)!.items) {
-        if (!rebuild.has(key)) continue;
+      const part = this.parts.get(fn)!;
+      part.keys.forEach((key, i) => {
+        if (!rebuild.has(key)) return;
         let list = fresh.get(key);
         if (!list) fresh.set(key, (list = []));
-        list.push(this.item(fn, v));
-      }
+        list.push(this.item(fn, part.values[i]));
+      });
     }
     const rankOf = (l: L) => {
       const fn = this.fnOf(l);
@@ -112,7 +115,7 @@ export class PartsTable<V, L> {
 
   private add(fn: FuncInfo, part: Part<V>): void {
     this.parts.set(fn, part);
-    for (const [key] of part.items) {
+    for (const key of part.keys) {
       let set = this.adders.get(key);
       if (!set) this.adders.set(key, (set = new Set()));
       set.add(fn);
@@ -123,7 +126,7 @@ export class PartsTable<V, L> {
     const was = this.parts.get(fn);
     if (!was) return undefined;
     this.parts.delete(fn);
-    for (const [key] of was.items) this.adders.get(key)?.delete(fn);
+    for (const key of was.keys) this.adders.get(key)?.delete(fn);
     return was;
   }
 }

@@ -355,7 +355,10 @@ export class ResolveSession {
       keys = new Set([...callees].map((c) => `s:${c}`).filter((k) => !seeds.has(k)));
       for (const k of keys) seeds.add(k);
     }
-    for (const top of goneTops) this.deps.forget(`u:${r.unitOf(top)}`);
+    for (const top of goneTops) {
+      this.deps.forget(`u:${r.unitOf(top)}`);
+      r.forgetUnit(top);
+    }
     const redo = new Set(members(done));
     lap('sites');
     for (const fn of order) if (redo.has(fn)) this.resolveOne(fn);

@@ -43,7 +43,8 @@ export interface Scope {
 }
 
 export class Types {
-  private bindTypes = new Map<Bind, RType>();
+  /** Weak: a session (see session.ts) replaces a function's facts, and its old bindings go with them. */
+  private bindTypes = new WeakMap<Bind, RType>();
   private valueTypes = new Map<ValueInfo, RType>();
   private busy = new Set<object>();
   /**
