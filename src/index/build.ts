@@ -421,7 +421,7 @@ function build(opts: IndexOptions, useSnapshot: boolean): IndexResult {
     // (the same packages and files, context and source diagnostics: see prior).
     const session = takeSession(opts.memo, dir, state.inputs.key);
     const update = session && prior.key === state.inputs.key && changed.every((c) => c.active) ? session.update(changed.map((c) => early!.get(c.path)!.facts), { root, modulePath, context: opts.ctx, diagnostics: sourceDiagnostics }) : undefined;
-    lap('resolve');
+    if (update) lap('resolve');
     if (update && 'graph' in update) {
       for (const [k, v] of Object.entries(update.timings)) timings[`resolve.${k}`] = v;
       keepSession(opts.memo!, dir, inputs.key, session!);
