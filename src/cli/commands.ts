@@ -93,7 +93,7 @@ async function watchCommand(o: CommonOptions & { unresolved?: boolean }, io: Io)
     }
     const r = b.result;
     const what = b.touched.length === 0 ? 'a change' : b.touched.length <= 3 ? b.touched.join(', ') : `${b.touched.slice(0, 3).join(', ')} and ${b.touched.length - 3} more`;
-    const part = r.incremental ? ` (${r.incremental.redone} of ${r.incremental.functions} functions)` : '';
+    const part = r.incremental ? ` (${r.incremental.redone} of ${r.incremental.functions} functions)` : r.refused ? ` (all of it: ${r.refused})` : '';
     const how = graphFrom(r) || `resolved again${part}: ${r.summary.stats.symbols} symbols, ${r.summary.stats.edges} edges, ${r.summary.unresolved} unresolved sites`;
     const errors = r.summary.diagnostics.filter((d) => d.severity === 'error');
     const after = b.sinceEvent === undefined ? '' : ` (${Math.round(b.sinceEvent)} ms after the first change)`;
@@ -127,7 +127,7 @@ function watchRecord(b: WatchBuild): object {
   const r = b.result;
   return {
     event: 'build', ms: Math.round(b.ms), sinceEvent: b.sinceEvent === undefined ? undefined : Math.round(b.sinceEvent), touched: b.touched, changed: b.changed,
-    cutOff: r.cutOff, incremental: r.incremental, fromCache: r.fromCache, files: r.files, timings: r.timings, stats: r.summary.stats, unresolved: r.summary.unresolved,
+    cutOff: r.cutOff, incremental: r.incremental, refused: r.refused, fromCache: r.fromCache, files: r.files, timings: r.timings, stats: r.summary.stats, unresolved: r.summary.unresolved,
     errors: r.summary.diagnostics.filter((d) => d.severity === 'error').length, watching: b.watching,
   };
 }

@@ -69,6 +69,8 @@ export interface IndexResult {
    * again keeps (see ResolveSession): how many functions it resolved again, of how many.
    */
   incremental?: { redone: number; functions: number };
+  /** Why the kept resolution did not take the edit, when there was one and the graph was resolved from nothing. */
+  refused?: string;
 }
 
 /**
@@ -366,6 +368,8 @@ function build(opts: IndexOptions, useSnapshot: boolean): IndexResult {
   // The early cut-off: parse only the changed files; if their facts are the ones the stored graph was
   // made from, that graph is the answer and nothing is resolved.
   let early: Map<string, Parsed> | undefined;
+  // Why the kept resolution (a watch's) did not take this edit, if it did not.
+  let refused: string | undefined;
   const known = new Map(state?.inputs?.files.map(([path, content, facts]) => [`${path}\0${content}`, facts]));
   const changed = state?.inputs ? contents.filter((c) => !known.has(`${c.path}\0${c.hash}`)) : undefined;
   if (state && changed && changed.length <= CUTOFF_MAX_FILES) {
@@ -432,6 +436,7 @@ function build(opts: IndexOptions, useSnapshot: boolean): IndexResult {
       lap('write.snapshot');
       return { ...result, timings, files: counts, fromCache: false, incremental: { redone: update.redone, functions: update.functions } };
     }
+    if (session) refused = update ? update.refused : prior.key !== state.inputs.key ? 'files, packages or the build context changed' : 'a file outside the build changed';
   }
   const meta = { root, modulePath, context: opts.ctx, diagnostics };
   const { graph, session, parsed, parser, parseThreads, factsHashes } = rebuildGraph(contents, packages, packFile, opts, meta, lap, { early, known });
@@ -444,7 +449,7 @@ function build(opts: IndexOptions, useSnapshot: boolean): IndexResult {
   writeOwner(dir, owner);
   pruneIndexes(join(dir, '..'), basename(dir), owner);
   lap('write');
-  return { graph, summary, timings, files: { total: files.length, parsed, cached: contents.length - parsed, read }, parser, parseThreads, fromCache: false };
+  return { graph, summary, timings, files: { total: files.length, parsed, cached: contents.length - parsed, read }, parser, parseThreads, fromCache: false, refused };
 }
 
 /**

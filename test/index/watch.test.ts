@@ -113,6 +113,7 @@ describe('index --watch (watchIndex)', () => {
       writeFileSync(kubelet, text + '\nfunc usesWatched() int { return watched.Helper() }\n');
       const imported = await nextChange();
       assert.equal(imported.result.incremental, undefined, 'an import added: resolved from nothing');
+      assert.match(imported.result.refused ?? '', /not a file in the build|imports changed|files, packages/, 'and says why');
       assert.equal(imported.watching, watched + 1, 'the new package folder is watched');
       assert.ok(imported.result.graph.symbols.some((s) => s.id.endsWith('watched.Helper')));
       appendFileSync(join(loc.root, 'pkg/kubelet/watched/watched.go'), '\nfunc Other() {}\n');
