@@ -65,7 +65,8 @@ export function encodeStoreParts(g: Graph, graph: string): Buffer[] {
   // Names ranked once in locale order, so the sorts below compare integers, not strings, and still
   // give the order compareCallers/compareCallees give (names that compare equal share a rank).
   // One collator for the whole sort: the order of String.prototype.localeCompare, several times faster.
-  const rank = nameRanks(names);
+  const named = nameSections(names, symbols.length);
+  const rank = named.rank;
   const edges = g.edges;
   const from = Int32Array.from(edges, (e) => nodes.id(e.caller));
   const to = Int32Array.from(edges, (e) => nodes.id(e.callee));
@@ -106,38 +107,8 @@ export function encodeStoreParts(g: Graph, graph: string): Buffer[] {
     symbolJson.write(json);
   });
   jsonStart[symbols.length] = symbolJson.length;
-  const namesBytes = new ByteWriter(names.length * 80);
-  const namesStart = new Uint32Array(names.length + 1);
-  names.forEach((n, i) => {
-    namesStart[i] = namesBytes.length;
-    namesBytes.write(i < names.length - 1 ? n + '\n' : n);
-  });
-  namesStart[names.length] = namesBytes.length + 1;
-  const idHash = hashTable(names.length, (i) => hash(names[i]));
-  const groups = new Map<string, number[]>();
-  for (let i = 0; i < symbols.length; i++) {
-    const key = lastName(names[i]);
-    const list = groups.get(key);
-    if (list) list.push(i);
-    else groups.set(key, [i]);
-  }
-  const groupKeys = [...groups.keys()];
-  const groupStart = new Uint32Array(groupKeys.length + 1);
-  const groupNodes = new Int32Array(symbols.length);
-  let g0 = 0;
-  groupKeys.forEach((k, gi) => {
-    groupStart[gi] = g0;
-    for (const n of groups.get(k)!) groupNodes[g0++] = n;
-  });
-  groupStart[groupKeys.length] = g0;
-  const lastHash = hashTable(groupKeys.length, (gi) => hash(groupKeys[gi]));
   const sections: [string, Buffer][] = [
-    ['names', namesBytes.bytes()],
-    ['namesStart', asBytes(namesStart)],
-    ['idHash', asBytes(idHash)],
-    ['lastHash', asBytes(lastHash)],
-    ['groupStart', asBytes(groupStart)],
-    ['groupNodes', asBytes(groupNodes)],
+    ...named.sections,
     ['symbolJson', symbolJson.bytes()],
     ['symbolStart', asBytes(jsonStart)],
     ['outStart', asBytes(out.start)],
@@ -159,6 +130,56 @@ export function encodeStoreParts(g: Graph, graph: string): Buffer[] {
  * (the watch) passes the same records for the files an edit did not change.
  */
 const jsonOf = new WeakMap<SymbolRecord, string>();
+
+/** The sections made from the node names alone, and their ranks, kept for the next encode with the same names (see nameSections). */
+let lastNamed: { names: string[]; symbols: number; rank: Float64Array; sections: [string, Buffer][] } | undefined;
+
+/**
+ * The sections the node names decide (the names, their hash table, the symbols grouped by last name)
+ * and the names' ranks. An edit of function bodies leaves the names as they were (the same symbols,
+ * the same callers and callees): a process that encodes the store again and again (the watch) then
+ * takes them as the last encode made them.
+ */
+function nameSections(names: string[], symbols: number): { rank: Float64Array; sections: [string, Buffer][] } {
+  const last = lastNamed;
+  if (last && last.symbols === symbols && last.names.length === names.length && last.names.every((n, i) => n === names[i])) return last;
+  const rank = nameRanks(names);
+  const namesBytes = new ByteWriter(names.length * 80);
+  const namesStart = new Uint32Array(names.length + 1);
+  names.forEach((n, i) => {
+    namesStart[i] = namesBytes.length;
+    namesBytes.write(i < names.length - 1 ? n + '\n' : n);
+  });
+  namesStart[names.length] = namesBytes.length + 1;
+  const idHash = hashTable(names.length, (i) => hash(names[i]));
+  const groups = new Map<string, number[]>();
+  for (let i = 0; i < symbols; i++) {
+    const key = lastName(names[i]);
+    const list = groups.get(key);
+    if (list) list.push(i);
+    else groups.set(key, [i]);
+  }
+  const groupKeys = [...groups.keys()];
+  const groupStart = new Uint32Array(groupKeys.length + 1);
+  const groupNodes = new Int32Array(symbols);
+  let g0 = 0;
+  groupKeys.forEach((k, gi) => {
+    groupStart[gi] = g0;
+    for (const n of groups.get(k)!) groupNodes[g0++] = n;
+  });
+  groupStart[groupKeys.length] = g0;
+  const lastHash = hashTable(groupKeys.length, (gi) => hash(groupKeys[gi]));
+  const sections: [string, Buffer][] = [
+    ['names', namesBytes.bytes()],
+    ['namesStart', asBytes(namesStart)],
+    ['idHash', asBytes(idHash)],
+    ['lastHash', asBytes(lastHash)],
+    ['groupStart', asBytes(groupStart)],
+    ['groupNodes', asBytes(groupNodes)],
+  ];
+  lastNamed = { names, symbols, rank, sections };
+  return lastNamed;
+}
 
 /** The last full ranking of names (see nameRanks): the names in order, and each name's rank. */
 let ranked: { sorted: string[]; rank: Map<string, number> } | undefined;

@@ -1,10 +1,17 @@
 /**
- * nameRanks: the query store sorts names by rank, and a ranking kept from the last call (the watch
- * encodes the store after each edit) must order names exactly as a fresh one, new names included.
+ * What the query store's encoder keeps from one encode to the next (the watch encodes it after each
+ * edit): a ranking of names that must order names exactly as a fresh one, new names included, and
+ * the sections made from the names alone, reused when the names are the same, byte for byte.
  */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { nameRanks } from '../../src/graph/store.js';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { encodeStore, nameRanks } from '../../src/graph/store.js';
+import { buildIndex } from '../../src/index/build.js';
+import { defaultBuildContext } from '../../src/source/index.js';
+import type { Graph } from '../../src/model/index.js';
 
 /** Whether `rank` orders `names` as localeCompare does, equal names sharing a rank. */
 function agrees(names: string[], rank: Float64Array): string | undefined {
@@ -33,5 +40,20 @@ describe('nameRanks', () => {
       const names = [...base.filter(() => pick(4) > 0), ...Array.from({ length: 30 }, word), 'b.(*a)', 'B.(*A)', 'b.(*a)x'];
       assert.equal(agrees(names, nameRanks(names)), undefined, `round ${round}`);
     }
+  });
+});
+
+describe('encodeStore, again', () => {
+  it('writes what a first encode writes when it reuses the sections of the same names', () => {
+    const graph = buildIndex({ root: resolve('test/fixtures/go/kubelike'), ctx: defaultBuildContext(), cacheDir: mkdtempSync(join(tmpdir(), 'ka-enc-')), fresh: true }).graph;
+    // The same names, other edges: lines and confidences moved (what an edit of bodies does).
+    const edited: Graph = { ...graph, edges: graph.edges.map((e, i) => (i % 7 === 0 ? { ...e, line: e.line + 1, confidence: 0.5 } : e)) };
+    const other: Graph = { ...graph, symbols: graph.symbols.slice(1) };
+    const first = encodeStore(graph, 'k');
+    const again = encodeStore(edited, 'k');
+    encodeStore(other, 'k');
+    const fresh = encodeStore(edited, 'k');
+    assert.notDeepEqual(again, first, 'the edit shows');
+    assert.ok(again.equals(fresh), 'reused sections give the bytes a fresh encode gives');
   });
 });
