@@ -461,8 +461,10 @@ export class CallResolver {
   callSitesOf(id: string): Site[] {
     if (!this.callSites) {
       if (this.buildingCallSites) return [];
-      this.callSites = new PartsTable<number, Site>(siteOf, (l) => l.fn).build(this.siteFunctions(), (fn) => this.sitePartOf(fn));
+      this.callSites = new PartsTable<number, Site>(siteOf, (l) => l.fn, undefined, this.deps !== undefined).build(this.siteFunctions(), (fn) => this.sitePartOf(fn));
       this.queries.absorb(this.siteQueries);
+      // Only a session asks the table's engine again (see patchSites): otherwise its answers go.
+      if (!this.deps) this.siteQueries = new Queries('q1');
     }
     if (this.deps) this.deps.note(`s:${id}`);
     return this.callSites.lists.get(id) ?? [];
@@ -554,7 +556,7 @@ export class CallResolver {
     const fns = [...this.program.funcs.values()].filter((fn) => fn.file.active);
     // A package var's values end its fields' lists (their scope is the package's init, whose own flows come earlier).
     const tail = new Set([...values.values()].flat());
-    this.fieldFlows = new PartsTable<Flow, Flow>((_fn, flow) => flow, (l) => (tail.has(l) ? undefined : l.scope.fn), values).build(fns, (fn) => this.flowPartOf(fn));
+    this.fieldFlows = new PartsTable<Flow, Flow>((_fn, flow) => flow, (l) => (tail.has(l) ? undefined : l.scope.fn), values, this.deps !== undefined).build(fns, (fn) => this.flowPartOf(fn));
     return this.fieldFlows.lists;
   }
 
@@ -630,7 +632,7 @@ export class CallResolver {
    * outcomes kept for the edges; a session makes a few functions' parts again (see patchCallers).
    */
   callersTable(): Map<string, Site[]> {
-    this.callers ??= new PartsTable<number, Site>(siteOf, (l) => l.fn).build(this.callerFunctions(), (fn) => this.calleesPart(fn));
+    this.callers ??= new PartsTable<number, Site>(siteOf, (l) => l.fn, undefined, this.deps !== undefined).build(this.callerFunctions(), (fn) => this.calleesPart(fn));
     return this.callers.lists;
   }
 
@@ -670,7 +672,7 @@ export class CallResolver {
       for (const file of pkg.files) {
         if (!file.active) continue;
         const part = createdIn(this.program, this.types, file);
-        this.createdParts.set(file, part);
+        if (this.deps) this.createdParts.set(file, part);
         for (const t of part) this.createdCounts.set(t, (this.createdCounts.get(t) ?? 0) + 1);
       }
     }

@@ -21,15 +21,16 @@ export class PartsTable<V, L> {
 
   /**
    * `item` makes a list's entry from a function and one of its items, `fnOf` tells the function back
-   * (undefined for the entries of `tail`, which end a key's list).
+   * (undefined for the entries of `tail`, which end a key's list). Without `keep`, the parts are not
+   * kept once the lists are made (a build that is not patched: less memory), and patch cannot be used.
    */
-  constructor(private item: (fn: FuncInfo, v: V) => L, private fnOf: (l: L) => FuncInfo | undefined, private tail: Map<string, L[]> = new Map()) {}
+  constructor(private item: (fn: FuncInfo, v: V) => L, private fnOf: (l: L) => FuncInfo | undefined, private tail: Map<string, L[]> = new Map(), private keep = true) {}
 
   /** The table from the parts of `fns` (in the program's order), made by `make`. */
   build(fns: FuncInfo[], make: (fn: FuncInfo) => Part<V>): this {
     for (const fn of fns) {
       const part = make(fn);
-      this.add(fn, part);
+      if (this.keep) this.add(fn, part);
       for (let i = 0; i < part.keys.length; i++) {
         let list = this.lists.get(part.keys[i]);
         if (!list) this.lists.set(part.keys[i], (list = []));
@@ -56,6 +57,7 @@ export class PartsTable<V, L> {
    * facts were replaced by others than moved ones (`moved`: functions whose records only moved).
    */
   patch(redo: FuncInfo[], gone: FuncInfo[], moved: Set<FuncInfo>, make: (fn: FuncInfo) => Part<V>, keep: (fn: FuncInfo) => boolean, values: boolean, rank: Map<FuncInfo, number>): Set<string> {
+    if (!this.keep) throw new Error('a table made without its parts cannot be patched');
     const rebuild = new Set<string>();
     const changed = new Set<string>();
     const touched = new Set<FuncInfo>([...redo, ...gone]);
