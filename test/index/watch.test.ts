@@ -153,6 +153,24 @@ describe('index --watch (watchIndex)', () => {
     }
   });
 
+  it('keeps no resolution when KUBELET_ATLAS_KEEP_RESOLUTION=0, and resolves an edit from nothing', async () => {
+    const loc = tree();
+    process.env['KUBELET_ATLAS_KEEP_RESOLUTION'] = '0';
+    const { w, next, nextChange, stop } = watching(loc);
+    try {
+      await next();
+      appendFileSync(join(loc.root, 'pkg/kubelet/kubelet.go'), '\nfunc unkeptHelper() {}\n');
+      const fn = await nextChange();
+      assert.equal(fn.result.incremental, undefined);
+      assert.equal(fn.result.refused, undefined, 'no kept resolution to refuse it');
+      assert.ok(fn.result.graph.symbols.some((s) => s.name === 'unkeptHelper'));
+    } finally {
+      delete process.env['KUBELET_ATLAS_KEEP_RESOLUTION'];
+      stop.abort();
+      await w.closed;
+    }
+  });
+
   it('builds once for changes that come together, and not at all for files that are not Go', async () => {
     const loc = tree();
     const { w, next, nextChange, stop } = watching(loc);
