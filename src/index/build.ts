@@ -255,7 +255,7 @@ export function warmIndex(opts: IndexOptions): 'made' | 'had' | 'none' {
       return 'none';
     }
   }
-  if (textHash(hashes.join(',')) !== state.stamp) return 'none';
+  if (stampOf(hashes) !== state.stamp) return 'none';
   const pack = readFactsPack(join(dir, 'facts.bin'));
   const strings: StringTable = new Map();
   const factsByPath = new Map<string, FileFacts>();
@@ -269,6 +269,11 @@ export function warmIndex(opts: IndexOptions): 'made' | 'had' | 'none' {
   const { session } = resolveScope(scan.packages, factsByPath, meta, () => {}, true);
   keepSession(memo, dir, state.inputs.key, session!);
   return 'made';
+}
+
+/** The stamp of a tree: the hash of every file's content hash, in the scope's order (see IndexState.stamp). */
+function stampOf(hashes: string[]): string {
+  return textHash(hashes.join(','));
 }
 
 /** A file read for parsing gave other bytes than the ones hashed for it earlier in the build. */
@@ -347,9 +352,8 @@ function build(opts: IndexOptions, useSnapshot: boolean): IndexResult {
     return manifestOf(root, contents.map((c) => c.path), (abs, i, dir) => (dir ? seen.dir(contents[i].pkgAt) : seen.file(contents[i].at)) ?? statNow(abs));
   };
   // Every file's content hash, in order, hashed once more: the graph's identity, kept short for the query store's header.
-  const stamp = textHash(contents.map((c) => c.hash).join(','));
+  const stamp = stampOf(contents.map((c) => c.hash));
   const state = opts.fresh ? undefined : readPack<IndexState>(stateFile, opts.memo);
-  const storeFile = join(dir, STORE_FILE);
   lap('load');
   if (state?.stamp === stamp) {
     const bytes = storedGraphLater(dir, state);
@@ -429,12 +433,12 @@ function build(opts: IndexOptions, useSnapshot: boolean): IndexResult {
     if (update && 'graph' in update) {
       for (const [k, v] of Object.entries(update.timings)) timings[`resolve.${k}`] = v;
       keepSession(opts.memo!, dir, inputs.key, session!);
-      const result = writeResolved(update.graph, { dir, stamp, inputs, manifest: manifestNow(), memo: opts.memo, lap });
+      const summary = writeResolved(update.graph, { dir, stamp, inputs, manifest: manifestNow(), memo: opts.memo, lap });
       keep();
       lap('write.facts');
       keepSnapshot();
       lap('write.snapshot');
-      return { ...result, timings, files: counts, fromCache: false, incremental: { redone: update.redone, functions: update.functions } };
+      return { graph: update.graph, summary, timings, files: counts, fromCache: false, incremental: { redone: update.redone, functions: update.functions } };
     }
     if (session) refused = update ? update.refused : prior.key !== state.inputs.key ? 'files, packages or the build context changed' : 'a file outside the build changed';
   }
@@ -442,7 +446,7 @@ function build(opts: IndexOptions, useSnapshot: boolean): IndexResult {
   const { graph, session, parsed, parser, parseThreads, factsHashes } = rebuildGraph(contents, packages, packFile, opts, meta, lap, { early, known });
   const manifest = manifestNow();
   const inputs = inputsOf((path) => factsHashes.get(path));
-  const { summary } = writeResolved(graph, { dir, stamp, inputs, manifest, memo: opts.memo });
+  const summary = writeResolved(graph, { dir, stamp, inputs, manifest, memo: opts.memo });
   if (session) keepSession(opts.memo!, dir, inputs.key, session);
   keepSnapshot();
   const owner = { of: JSON.stringify({ root: opts.root, ctx: opts.ctx, scope: opts.scope ?? 'default' }), stamp: toolStamp(), builtAt: Date.now() };
@@ -453,11 +457,11 @@ function build(opts: IndexOptions, useSnapshot: boolean): IndexResult {
 }
 
 /**
- * A resolved graph written: the graph file first, then the state naming it (a build stopped in between
+ * A resolved graph written, and its summary given: the graph file first, then the state naming it (a build stopped in between
  * leaves a state whose graph is not there, which the next build takes for no cache), the query store
  * and its manifest.
  */
-function writeResolved(graph: Graph, a: { dir: string; stamp: string; inputs: ResolveInputs; manifest: Manifest; memo?: PackMemo; lap?: (name: string) => void }): { graph: Graph; summary: GraphSummary } {
+function writeResolved(graph: Graph, a: { dir: string; stamp: string; inputs: ResolveInputs; manifest: Manifest; memo?: PackMemo; lap?: (name: string) => void }): GraphSummary {
   const packed = packGraph(graph);
   const summary = summarize(packed);
   writeGraphFile(join(a.dir, GRAPH_FILE), graphLabel(a.stamp), encodePacked(packed));
@@ -466,7 +470,7 @@ function writeResolved(graph: Graph, a: { dir: string; stamp: string; inputs: Re
   writeStore(join(a.dir, STORE_FILE), graph, a.inputs.key);
   writeFreshnessFile(a.dir, a.stamp, a.inputs.key, a.manifest);
   a.lap?.('write.store');
-  return { graph, summary };
+  return summary;
 }
 
 /**

@@ -553,7 +553,7 @@ export class CallResolver {
         }));
       }
     }
-    const fns = [...this.program.funcs.values()].filter((fn) => fn.file.active);
+    const fns = this.listedFunctions();
     // A package var's values end its fields' lists (their scope is the package's init, whose own flows come earlier).
     const tail = new Set([...values.values()].flat());
     this.fieldFlows = new PartsTable<Flow, Flow>((_fn, flow) => flow, (l) => (tail.has(l) ? undefined : l.scope.fn), values, this.deps !== undefined).build(fns, (fn) => this.flowPartOf(fn));
@@ -612,7 +612,7 @@ export class CallResolver {
     this.flows();
     const table = this.fieldFlows!;
     const redo = fns.filter((fn) => table.factsOf(fn) !== fn.facts);
-    return table.patch(redo, gone, moved, (fn) => this.flowPartOf(fn), (fn) => fn.file.active && this.program.funcs.get(fn.id) === fn, false, rank);
+    return table.patch(redo, gone, moved, (fn) => this.flowPartOf(fn), (fn) => this.listed(fn), false, rank);
   }
 
   /**
@@ -632,20 +632,26 @@ export class CallResolver {
    * outcomes kept for the edges; a session makes a few functions' parts again (see patchCallers).
    */
   callersTable(): Map<string, Site[]> {
-    this.callers ??= new PartsTable<number, Site>(siteOf, (l) => l.fn, undefined, this.deps !== undefined).build(this.callerFunctions(), (fn) => this.calleesPart(fn));
+    this.callers ??= new PartsTable<number, Site>(siteOf, (l) => l.fn, undefined, this.deps !== undefined).build(this.listedFunctions(), (fn) => this.calleesPart(fn));
     return this.callers.lists;
   }
 
   /** For a session: callersTable's parts of `fns` (resolved again) made again, and of `gone` dropped. */
   patchCallers(fns: FuncInfo[], gone: FuncInfo[], moved: Set<FuncInfo>, rank: Map<FuncInfo, number>): void {
     if (!this.callers) return;
-    this.callers.patch(fns, gone, moved, (fn) => this.calleesPart(fn), (fn) => fn.file.active && this.program.funcs.get(fn.id) === fn, true, rank);
+    this.callers.patch(fns, gone, moved, (fn) => this.calleesPart(fn), (fn) => this.listed(fn), true, rank);
   }
 
   private callers?: PartsTable<number, Site>;
 
-  private callerFunctions(): FuncInfo[] {
+  /** The active functions the program lists by ID (a package's first init only), in its order: what the field-flow and callers tables read. */
+  private listedFunctions(): FuncInfo[] {
     return [...this.program.funcs.values()].filter((fn) => fn.file.active);
+  }
+
+  /** Whether `fn` is among listedFunctions. */
+  private listed(fn: FuncInfo): boolean {
+    return fn.file.active && this.program.funcs.get(fn.id) === fn;
   }
 
   /** The callees of `fn`'s call sites, with each site's index, as resolveSite finds them now. */
@@ -730,12 +736,6 @@ export class CallResolver {
       if (tag === this.queries.tag) this.queries.reset(r.slice(at + 1));
       else if (tag === this.siteQueries.tag) this.siteQueries.reset(r.slice(at + 1));
     }
-  }
-
-  /** Forgets `fn`'s call outcomes (its reads changed). */
-  forgetOutcomes(fn: FuncInfo): void {
-    this.settled.delete(fn);
-    this.lastSettled = undefined;
   }
 }
 

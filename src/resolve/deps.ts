@@ -81,11 +81,4 @@ export class Deps {
     }
     return out;
   }
-
-  /** How many reads are kept (for the stats of a session). */
-  get size(): number {
-    let n = 0;
-    for (const keys of this.forward.values()) n += keys.size;
-    return n;
-  }
 }

@@ -67,7 +67,7 @@ export class FlowTypes {
       case 'sel':
         return this.selector(e, scope, depth);
       case 'call':
-        return this.callResult(e, scope, depth, 0);
+        return this.callResult(e, scope, 0);
       default:
         return undefined;
     }
@@ -83,10 +83,10 @@ export class FlowTypes {
     }
     const b = local.bind;
     const fn = local.fn;
-    if (b.from === 'param') return this.param(fn, name, depth);
+    if (b.from === 'param') return this.param(fn, name);
     if (b.from === 'recv' || b.from === 'range' || b.from === 'typeswitch' || b.from === 'select' || b.from === 'result') return undefined;
     const parts: Types[] = [];
-    if (b.v) parts.push(b.vi === undefined ? this.of(b.v, { ...scope, fn, pos: b.pos }, depth + 1) : b.v.k === 'call' ? this.callResult(b.v, { ...scope, fn, pos: b.pos }, depth + 1, b.vi) : undefined);
+    if (b.v) parts.push(b.vi === undefined ? this.of(b.v, { ...scope, fn, pos: b.pos }, depth + 1) : b.v.k === 'call' ? this.callResult(b.v, { ...scope, fn, pos: b.pos }, b.vi) : undefined);
     else parts.push(new Set());
     for (const a of fn.facts.assigns) {
       if (a.lhs.k === 'id' && a.lhs.n === name && a.pos >= b.pos && a.pos <= b.end) {
@@ -116,7 +116,7 @@ export class FlowTypes {
     });
   }
 
-  private param(fn: FuncInfo, name: string, depth: number): Types {
+  private param(fn: FuncInfo, name: string): Types {
     const index = fn.facts.params.findIndex((p) => p.name === name);
     if (index < 0 || fn.facts.params[index].variadic) return undefined;
     const key = `${fn.id}#${index}`;
@@ -131,7 +131,7 @@ export class FlowTypes {
     });
   }
 
-  private callResult(e: Extract<Expr, { k: 'call' }>, scope: Scope, depth: number, vi: number): Types {
+  private callResult(e: Extract<Expr, { k: 'call' }>, scope: Scope, vi: number): Types {
     if (!scope.fn) return undefined;
     const out = this.r.resolveCall(scope.fn, { f: e.f, a: e.a, l: e.l, col: 0, mode: 'call', pos: scope.pos });
     if (!('targets' in out)) {
@@ -163,7 +163,7 @@ export class FlowTypes {
       const v = ret.vals.length === 1 && vi > 0 ? undefined : ret.vals[vi];
       // A single call returning several values (return f()) passes f's results through.
       if (ret.vals.length === 1 && vi > 0 && ret.vals[0].k === 'call') {
-        parts.push(this.callResult(ret.vals[0], { fn: callee, file: callee.file, pos: ret.pos }, 0, vi));
+        parts.push(this.callResult(ret.vals[0], { fn: callee, file: callee.file, pos: ret.pos }, vi));
         continue;
       }
       parts.push(v ? this.of(v, { fn: callee, file: callee.file, pos: ret.pos }, 0) : undefined);
@@ -176,7 +176,7 @@ export class FlowTypes {
    * The answer to the field, parameter or result query `key` (see Queries), computed with a budget of
    * its own (depth and nesting start again from 0), so that it does not depend on where it was asked.
    * Answers given while the call-site table is being built lack parameter flows: that build asks an
-   * engine of its own, dropped once the table exists.
+   * engine of its own, which only a session keeps once the table exists (see CallResolver.patchSites).
    */
   private memo(key: string, compute: () => Types): Types {
     return this.r.queries.ask(key, EMPTY, () => this.atTop(compute), sameTypes);

@@ -98,12 +98,7 @@ export class ResolveSession {
     const order = session.order();
     for (const fn of order) session.resolveOne(fn);
     session.startsOf(order);
-    return { session, graph: session.finish(meta) };
-  }
-
-  /** How many reads the session keeps (see Deps). */
-  get reads(): number {
-    return this.deps.size;
+    return { session, graph: session.finish(meta, order) };
   }
 
   /**
@@ -157,10 +152,11 @@ export class ResolveSession {
     }
   }
 
-  private finish(meta: ResolveMeta): Graph {
+  /** The graph from the kept parts; `order` is the program's (see order). */
+  private finish(meta: ResolveMeta, order = this.order()): Graph {
     const edges: Edge[] = [];
     const unresolved: UnresolvedSite[] = [];
-    for (const fn of this.order()) {
+    for (const fn of order) {
       const out = this.outputs.get(fn);
       if (!out) throw new Error(`no resolution kept for ${fn.id}`);
       for (const e of out.edges) edges.push(e);
@@ -365,7 +361,7 @@ export class ResolveSession {
     r.patchCallers([...redo], gone, moved, rank);
     this.startsOf(redo);
     lap('resolve');
-    const graph = this.finish(meta);
+    const graph = this.finish(meta, order);
     lap('finish');
     return { graph, functions: order.length, redone: redo.size, timings };
   }
@@ -431,13 +427,13 @@ function topOf(fn: FuncInfo): FuncInfo {
 /** A file's functions grouped by top-level function, keyed by its local name (and its rank among those of that name). */
 function unitsOf(funcs: FuncFacts[]): Map<string, Unit> {
   const byTop = new Map<number, Unit>();
-  funcs.forEach((f, i) => {
+  for (let i = 0; i < funcs.length; i++) {
     let top = i;
     while (funcs[top].parent !== undefined) top = funcs[top].parent!;
     const unit = byTop.get(top);
     if (unit) unit.push(i);
     else byTop.set(top, top === i ? [i] : [top, i]);
-  });
+  }
   const out = new Map<string, Unit>();
   const seen = new Map<string, number>();
   for (const [top, unit] of [...byTop].sort((a, b) => a[0] - b[0])) {
