@@ -18,7 +18,7 @@ export interface PackedGraph {
   rest: Pick<Graph, 'root' | 'modulePath' | 'context' | 'channels' | 'goroutines' | 'diagnostics' | 'stats'>;
 }
 
-const EDGE_W = 8;
+export const EDGE_W = 8;
 export const SYM_W = 14;
 const UNRES_W = 5;
 
@@ -45,37 +45,65 @@ export class Strings {
   }
 }
 
+/**
+ * s.id with a memo of one: the rows come in runs (a caller's edges one after another, a file's symbols
+ * one after another), so a column often holds the string of the row before, most often the same
+ * string object, which compares at once. The ids are those s.id gives.
+ */
+function column(s: Strings): (x: string | undefined) => number {
+  let last: string | undefined;
+  let lastId = -1;
+  return (x) => (x === last ? lastId : (lastId = s.id((last = x))));
+}
+
+/**
+ * Each type record's fields and methods as the packed graph keeps them (one JSON string), kept while
+ * the record lives: a process that packs again and again (the watch) passes the same records for the
+ * files an edit did not change.
+ */
+const extraOf = new WeakMap<SymbolRecord, string>();
+
+function extraJson(x: SymbolRecord): string | undefined {
+  if (!x.typeKind && !x.fields && !x.methods) return undefined;
+  let json = extraOf.get(x);
+  if (json === undefined) extraOf.set(x, (json = JSON.stringify({ t: x.typeKind, f: x.fields, m: x.methods })));
+  return json;
+}
+
 export function packGraph(g: Graph): PackedGraph {
   const s = new Strings();
   const edges = new Int32Array(g.edges.length * EDGE_W);
+  const [caller, callee, kind, mode, file, how] = [column(s), column(s), column(s), column(s), column(s), column(s)];
   g.edges.forEach((e, i) => {
     const o = i * EDGE_W;
-    edges[o] = s.id(e.caller);
-    edges[o + 1] = s.id(e.callee);
-    edges[o + 2] = s.id(e.kind);
-    edges[o + 3] = s.id(e.mode);
-    edges[o + 4] = s.id(e.file);
+    edges[o] = caller(e.caller);
+    edges[o + 1] = callee(e.callee);
+    edges[o + 2] = kind(e.kind);
+    edges[o + 3] = mode(e.mode);
+    edges[o + 4] = file(e.file);
     edges[o + 5] = e.line;
-    edges[o + 6] = s.id(e.how);
+    edges[o + 6] = how(e.how);
     edges[o + 7] = Math.round(e.confidence * 1000);
   });
   const symbols = new Int32Array(g.symbols.length * SYM_W);
+  const [symKind, pkg, symFile, constraint, parent] = [column(s), column(s), column(s), column(s), column(s)];
   g.symbols.forEach((x, i) => {
     const o = i * SYM_W;
     symbols[o] = s.id(x.id);
-    symbols[o + 1] = s.id(x.kind);
-    symbols[o + 2] = s.id(x.pkg);
+    symbols[o + 1] = symKind(x.kind);
+    symbols[o + 2] = pkg(x.pkg);
     symbols[o + 3] = s.id(x.name);
-    symbols[o + 4] = s.id(x.file);
+    symbols[o + 4] = symFile(x.file);
     symbols[o + 5] = x.line;
     symbols[o + 6] = x.endLine;
     symbols[o + 7] = s.id(x.doc);
     symbols[o + 8] = s.id(x.fingerprint);
     symbols[o + 9] = s.id(x.signature);
     symbols[o + 10] = (x.active ? 1 : 0);
-    symbols[o + 11] = s.id(x.constraint);
-    symbols[o + 12] = s.id(x.parent);
-    symbols[o + 13] = x.typeKind || x.fields || x.methods ? s.id(JSON.stringify({ t: x.typeKind, f: x.fields, m: x.methods })) : -1;
+    symbols[o + 11] = constraint(x.constraint);
+    symbols[o + 12] = parent(x.parent);
+    const extra = extraJson(x);
+    symbols[o + 13] = extra === undefined ? -1 : s.id(extra);
   });
   const unresolved = new Int32Array(g.unresolved.length * UNRES_W);
   g.unresolved.forEach((u, i) => {

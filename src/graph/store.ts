@@ -10,8 +10,8 @@
  * in the store but beside it (index/stored.ts), so that a build that keeps the graph leaves it alone.
  */
 import type { Edge, EdgeKind, EdgeMode, Graph, SymbolRecord } from '../model/index.js';
-import { lastName, symbolName, SymbolTable } from './lookup.js';
-import { Strings } from './pack.js';
+import { lastName, symbolName } from './lookup.js';
+import { EDGE_W, packGraph, SYM_W, type PackedGraph } from './pack.js';
 import type { FileMove } from './remap.js';
 import type { SymbolFields } from '../resolve/index.js';
 import { align8, asBytes, layoutSections, openSections, viewAs, type OpenedSections } from './sections.js';
@@ -50,86 +50,159 @@ export function encodeStore(g: Graph, graph: string): Buffer {
   return Buffer.concat(encodeStoreParts(g, graph));
 }
 
-/** encodeStore's bytes as the pieces to write one after another, not copied into one buffer. */
-export function encodeStoreParts(g: Graph, graph: string): Buffer[] {
-  // One record per ID, the active build variant's, as the symbol table picks it.
-  const symbols = [...new SymbolTable(g.symbols).all()];
-  const nodes = new Strings();
-  for (const s of symbols) nodes.id(s.id);
-  for (const e of g.edges) {
-    nodes.id(e.caller);
-    nodes.id(e.callee);
+/**
+ * encodeStore's bytes as the pieces to write one after another, not copied into one buffer. They are
+ * made from the packed graph (packGraph's, passed when the caller has it): its strings are interned
+ * already, so nodes, files and hows are numbered by array lookups, not string maps.
+ */
+export function encodeStoreParts(g: Graph, graph: string, packed: PackedGraph = packGraph(g)): Buffer[] {
+  const S = packed.strings;
+  const E = packed.edges;
+  const Y = packed.symbols;
+  // One record per ID, the active build variant's, as the symbol table picks it (the first record of
+  // an ID, unless a later one is active and it is not), in the order the IDs first appear.
+  const pick = new Int32Array(S.length).fill(-1);
+  const order: number[] = [];
+  for (let i = 0, o = 0; o < Y.length; i++, o += SYM_W) {
+    const id = Y[o];
+    const prev = pick[id];
+    if (prev < 0) order.push(id);
+    if (prev < 0 || (Y[prev * SYM_W + 10] !== 1 && Y[o + 10] === 1)) pick[id] = i;
   }
-  const names = nodes.list;
-  const strings = new Strings();
+  const symbols = order.map((id) => g.symbols[pick[id]]);
+  // Node numbers: the symbols' IDs, then each edge's caller and callee, in order of first appearance.
+  const nodeOf = new Int32Array(S.length).fill(-1);
+  const names: string[] = [];
+  const node = (sid: number): number => {
+    let n = nodeOf[sid];
+    if (n < 0) {
+      n = nodeOf[sid] = names.length;
+      names.push(S[sid]);
+    }
+    return n;
+  };
+  for (const id of order) node(id);
+  const count = E.length / EDGE_W;
+  const from = new Int32Array(count);
+  const to = new Int32Array(count);
+  for (let k = 0, o = 0; k < count; k++, o += EDGE_W) {
+    from[k] = node(E[o]);
+    to[k] = node(E[o + 1]);
+  }
+  // Each edge's kind*8+mode, from the few strings that name kinds and modes.
+  const code = (sid: number, list: readonly string[]) => list.indexOf(S[sid]);
+  const kindMode = new Int32Array(count);
+  for (let k = 0, o = 0; k < count; k++, o += EDGE_W) kindMode[k] = code(E[o + 2], KINDS) * 8 + code(E[o + 3], MODES);
+  // The file and how strings, numbered in the order the adjacency arrays first use them.
+  const stringOf = new Int32Array(S.length).fill(-1);
+  const strings: string[] = [];
+  const string = (sid: number): number => {
+    let n = stringOf[sid];
+    if (n < 0) {
+      n = stringOf[sid] = strings.length;
+      strings.push(S[sid]);
+    }
+    return n;
+  };
   // Names ranked once in locale order, so the sorts below compare integers, not strings, and still
   // give the order compareCallers/compareCallees give (names that compare equal share a rank).
-  // One collator for the whole sort: the order of String.prototype.localeCompare, several times faster.
   const named = nameSections(names, symbols.length);
   const rank = named.rank;
-  const edges = g.edges;
-  const from = Int32Array.from(edges, (e) => nodes.id(e.caller));
-  const to = Int32Array.from(edges, (e) => nodes.id(e.callee));
   const adjacency = (key: Int32Array, other: Int32Array, compare: (a: number, b: number) => number) => {
     // Edge numbers grouped by node (counting sort), then each group sorted.
     const start = new Uint32Array(names.length + 1);
-    for (let k = 0; k < edges.length; k++) start[key[k] + 1]++;
+    for (let k = 0; k < count; k++) start[key[k] + 1]++;
     for (let i = 0; i < names.length; i++) start[i + 1] += start[i];
     const fill = start.slice(0, names.length);
-    const ids = new Int32Array(edges.length);
-    for (let k = 0; k < edges.length; k++) ids[fill[key[k]]++] = k;
-    const data = new Int32Array(edges.length * W);
+    const ids = new Int32Array(count);
+    for (let k = 0; k < count; k++) ids[fill[key[k]]++] = k;
+    const data = new Int32Array(count * W);
     for (let i = 0; i < names.length; i++) {
       const group = ids.subarray(start[i], start[i + 1]);
       if (group.length > 1) group.sort(compare);
     }
-    ids.forEach((k, j) => {
-      const e = edges[k];
+    for (let j = 0; j < count; j++) {
+      const k = ids[j];
+      const e = k * EDGE_W;
       const o = j * W;
       data[o] = other[k];
-      data[o + 1] = KINDS.indexOf(e.kind) * 8 + MODES.indexOf(e.mode);
-      data[o + 2] = strings.id(e.file);
-      data[o + 3] = e.line;
-      data[o + 4] = strings.id(e.how);
-      data[o + 5] = Math.round(e.confidence * 1000);
-    });
+      data[o + 1] = kindMode[k];
+      data[o + 2] = string(E[e + 4]);
+      data[o + 3] = E[e + 5];
+      data[o + 4] = string(E[e + 6]);
+      data[o + 5] = E[e + 7];
+    }
     return { start, data };
   };
-  const out = adjacency(from, to, (a, b) => edges[b].confidence - edges[a].confidence || rank[to[a]] - rank[to[b]] || edges[a].line - edges[b].line);
-  const inn = adjacency(to, from, (a, b) => rank[from[a]] - rank[from[b]] || edges[a].line - edges[b].line);
+  // The confidence as packed (×1000, rounded) orders callees as the edges' own do: the resolver gives
+  // confidences in hundredths.
+  const confidence = (k: number) => E[k * EDGE_W + 7];
+  const line = (k: number) => E[k * EDGE_W + 5];
+  const out = adjacency(from, to, (a, b) => confidence(b) - confidence(a) || rank[to[a]] - rank[to[b]] || line(a) - line(b));
+  const inn = adjacency(to, from, (a, b) => rank[from[a]] - rank[from[b]] || line(a) - line(b));
   // Each record (and each name) is written straight into one buffer; what each write returns gives the offsets.
-  const symbolJson = new ByteWriter(symbols.length * 512);
-  const jsonStart = new Uint32Array(symbols.length + 1);
-  symbols.forEach((s, i) => {
-    jsonStart[i] = symbolJson.length;
-    let json = jsonOf.get(s);
-    if (json === undefined) jsonOf.set(s, (json = JSON.stringify(s)));
-    symbolJson.write(json);
-  });
-  jsonStart[symbols.length] = symbolJson.length;
+  const { json, jsonStart } = symbolRecords(symbols);
   const sections: [string, Buffer][] = [
     ...named.sections,
-    ['symbolJson', symbolJson.bytes()],
+    ['symbolJson', json],
     ['symbolStart', asBytes(jsonStart)],
     ['outStart', asBytes(out.start)],
     ['outData', asBytes(out.data)],
     // What a path search walks: each out-edge's target alone, complemented (~n) for a reference edge,
     // a sixth of outData's bytes.
-    ['outTargets', asBytes(Int32Array.from({ length: edges.length }, (_, j) => (out.data[j * W + 1] & 7) === REF ? ~out.data[j * W] : out.data[j * W]))],
+    ['outTargets', asBytes(Int32Array.from({ length: count }, (_, j) => (out.data[j * W + 1] & 7) === REF ? ~out.data[j * W] : out.data[j * W]))],
     ['inStart', asBytes(inn.start)],
     ['inData', asBytes(inn.data)],
     // The file and how strings are a section of their own, read only when an edge is printed: the
     // header, parsed by every query, stays a few hundred bytes.
-    ['strings', Buffer.from(JSON.stringify(strings.list))],
+    ['strings', Buffer.from(JSON.stringify(strings))],
   ];
   return layout({ v: 1, graph, nodes: names.length, symbols: symbols.length, stats: g.stats, sections: {} }, sections);
 }
 
+/** The last encode's records and their JSON bytes (see symbolRecords). */
+let lastRecords: { records: SymbolRecord[]; json: Buffer; start: Uint32Array } | undefined;
+
 /**
- * Each record's JSON, kept while the record lives: a process that encodes the store again and again
- * (the watch) passes the same records for the files an edit did not change.
+ * The records' JSON, one after another, and where each starts (one more entry: the end). A process
+ * that encodes the store again and again (the watch) passes the same record objects for the files an
+ * edit did not change, in runs in the same order: each run of records the last encode wrote is copied
+ * from its bytes at once, and only the others are made into JSON.
  */
-const jsonOf = new WeakMap<SymbolRecord, string>();
+function symbolRecords(symbols: SymbolRecord[]): { json: Buffer; jsonStart: Uint32Array } {
+  const last = lastRecords;
+  const out = new ByteWriter(last ? last.json.length + (1 << 20) : symbols.length * 512);
+  const jsonStart = new Uint32Array(symbols.length + 1);
+  // Where each of the last encode's records was, made on the first record not where the last run goes on.
+  let at: Map<SymbolRecord, number> | undefined;
+  let next = 0;
+  for (let i = 0; i < symbols.length; ) {
+    let j = last && last.records[next] === symbols[i] ? next : undefined;
+    // One record made again where the last one was (a package's record is made on each resolution):
+    // it is written, and the run goes on after it.
+    const replaced = last && j === undefined && i + 1 < symbols.length && last.records[next + 1] === symbols[i + 1];
+    if (last && j === undefined && !replaced) j = (at ??= new Map(last.records.map((r, k) => [r, k]))).get(symbols[i]);
+    if (j === undefined) {
+      jsonStart[i] = out.length;
+      out.write(JSON.stringify(symbols[i]));
+      i++;
+      if (replaced) next++;
+      continue;
+    }
+    const { records, json, start } = last!;
+    let n = 1;
+    while (i + n < symbols.length && j + n < records.length && records[j + n] === symbols[i + n]) n++;
+    const shift = out.length - start[j];
+    for (let k = 0; k < n; k++) jsonStart[i + k] = start[j + k] + shift;
+    out.writeBytes(json.subarray(start[j], start[j + n]));
+    i += n;
+    next = j + n;
+  }
+  jsonStart[symbols.length] = out.length;
+  const json = out.bytes();
+  lastRecords = { records: symbols, json, start: jsonStart };
+  return { json, jsonStart };
+}
 
 /** The sections made from the node names alone, and their ranks, kept for the next encode with the same names (see nameSections). */
 let lastNamed: { names: string[]; symbols: number; rank: Float64Array; sections: [string, Buffer][] } | undefined;
