@@ -197,20 +197,27 @@ const COLUMNS = ['edges', 'symbols', 'unresolved'] as const;
 
 export function encodePacked(p: PackedGraph): Buffer[] {
   const ends = new Uint32Array(p.strings.length);
-  const byteEnds = new Uint32Array(p.strings.length);
   let end = 0;
-  let byteEnd = 0;
   p.strings.forEach((x, i) => {
     ends[i] = end += x.length;
-    byteEnds[i] = byteEnd += Buffer.byteLength(x);
   });
+  const text = Buffer.from(p.strings.join(''));
+  // As many bytes as code units: every string is ASCII, and the byte ends are the ends.
+  let byteEnds = ends;
+  if (text.length !== end) {
+    byteEnds = new Uint32Array(p.strings.length);
+    let byteEnd = 0;
+    p.strings.forEach((x, i) => {
+      byteEnds[i] = byteEnd += Buffer.byteLength(x);
+    });
+  }
   // The strings that name files, with their ids: what moving a file's lines looks up (see remapPackedBytes).
   const files = new Set<number>();
   for (const [col, width, at] of [[p.edges, EDGE_W, EDGE_LINE.file], [p.symbols, SYM_W, SYM_LINES.file], [p.unresolved, UNRES_W, UNRES_LINE.file]] as const) {
     for (let o = at; o < col.length; o += width) files.add(col[o]);
   }
   return layoutPacked([
-    ['stringText', Buffer.from(p.strings.join(''))],
+    ['stringText', text],
     ['stringEnds', asBytes(ends)],
     ['stringBytes', asBytes(byteEnds)],
     ['files', Buffer.from(JSON.stringify([...files].filter((i) => i >= 0).map((i) => [p.strings[i], i])))],

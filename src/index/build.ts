@@ -467,7 +467,7 @@ function writeResolved(graph: Graph, a: { dir: string; stamp: string; inputs: Re
   writeGraphFile(join(a.dir, GRAPH_FILE), graphLabel(a.stamp), encodePacked(packed));
   writePack(join(a.dir, STATE_FILE), { stamp: a.stamp, graph: graphLabel(a.stamp), inputs: a.inputs, summary } satisfies IndexState, a.memo);
   a.lap?.('write.graph');
-  writeStore(join(a.dir, STORE_FILE), graph, a.inputs.key);
+  writeStore(join(a.dir, STORE_FILE), graph, a.inputs.key, packed);
   writeFreshnessFile(a.dir, a.stamp, a.inputs.key, a.manifest);
   a.lap?.('write.store');
   return summary;
@@ -501,8 +501,9 @@ function keepSession(memo: PackMemo, dir: string, key: string, session: ResolveS
   memo.set(sessionSlot(dir), key, session);
 }
 
-function writeStore(file: string, graph: Graph, key: string): void {
-  writeParts(file, encodeStoreParts(graph, key));
+/** The query store of `graph` written, made from its packed form when the caller has it (see encodeStoreParts). */
+function writeStore(file: string, graph: Graph, key: string, packed?: PackedGraph): void {
+  writeParts(file, encodeStoreParts(graph, key, packed));
 }
 
 /** The manifest file beside the query store (see FRESH_FILE): the files behind graph `key`, with their stamp. */
