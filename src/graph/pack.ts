@@ -70,52 +70,156 @@ function extraJson(x: SymbolRecord): string | undefined {
   return json;
 }
 
-export function packGraph(g: Graph): PackedGraph {
-  const s = new Strings();
-  const edges = new Int32Array(g.edges.length * EDGE_W);
+/** Which columns of each table hold string ids, in the order packGraph interns them. */
+const EDGE_STRINGS = [0, 1, 2, 3, 4, 6];
+const SYM_STRINGS = [0, 1, 2, 3, 4, 7, 8, 9, 11, 12, 13];
+const UNRES_STRINGS = [0, 1, 3, 4];
+
+/**
+ * What the last packGraph kept for the next: its strings, numbered for good (ids only added), and each
+ * table's records with their rows in those numbers. A process that packs again and again (the watch)
+ * passes the same records, in runs, for what an edit did not change: their rows are copied.
+ */
+let kept: { strings: Strings; edges: Kept<Edge>; symbols: Kept<SymbolRecord>; unresolved: Kept<UnresolvedSite> } | undefined;
+
+interface Kept<T> {
+  items: readonly T[];
+  rows: Int32Array;
+}
+
+/**
+ * The rows of `items`, `width` ints each, in the kept numbering: runs of records the last pack had
+ * copied from its rows, the others made by `make`.
+ */
+function keptRows<T extends object>(items: readonly T[], width: number, last: Kept<T> | undefined, make: (x: T, rows: Int32Array, o: number) => void): Int32Array {
+  const rows = new Int32Array(items.length * width);
+  runsOf(items, last?.items, (i) => make(items[i], rows, i * width), (i, j, n) => rows.set(last!.rows.subarray(j * width, (j + n) * width), i * width));
+  return rows;
+}
+
+/**
+ * `items` cut into runs of the same objects, in the same order, as in `last` (the records an encode
+ * made the last time): `run(i, j, n)` for items[i..i+n) being last[j..j+n), `made(i)` for an item not
+ * found in `last`. Used by encoders that a process calls again and again (the watch), to copy what
+ * they made for the records an edit did not change.
+ */
+export function runsOf<T>(items: readonly T[], last: readonly T[] | undefined, made: (i: number) => void, run: (i: number, j: number, n: number) => void): void {
+  let at: Map<T, number> | undefined;
+  let next = 0;
+  let searches = 0;
+  for (let i = 0; i < items.length; ) {
+    let j = last && last[next] === items[i] ? next : undefined;
+    // One record made again where the last one was (a package's record is made on each resolution):
+    // made, and the run goes on after it.
+    const replaced = last && j === undefined && i + 1 < items.length && last[next + 1] === items[i + 1];
+    if (last && j === undefined && !replaced) j = findKept(items[i], last, next, searches++ < NEAR_SEARCHES ? undefined : (at ??= new Map(last.map((r, k) => [r, k]))));
+    if (j === undefined) {
+      made(i);
+      i++;
+      if (replaced) next++;
+      continue;
+    }
+    let n = 1;
+    while (i + n < items.length && j + n < last!.length && last![j + n] === items[i + n]) n++;
+    run(i, j, n);
+    i += n;
+    next = j + n;
+  }
+}
+
+/** How far past the last run's end a record is looked for among the last pack's, before a map of them all is made. */
+const NEAR = 4096;
+const NEAR_SEARCHES = 4096;
+
+/**
+ * Where `x` was in the last pack's records: looked for in the NEAR records after `from` (an edit's new
+ * records are few, and the old records they replace sit just after the last run), or in `at` once
+ * NEAR_SEARCHES searches were made.
+ */
+function findKept<T>(x: T, items: readonly T[], from: number, at: Map<T, number> | undefined): number | undefined {
+  if (at) return at.get(x);
+  const end = Math.min(items.length, from + NEAR);
+  for (let k = from; k < end; k++) if (items[k] === x) return k;
+  return undefined;
+}
+
+/**
+ * The graph as a string table and integer columns. The strings are numbered in the order the rows
+ * first use them (edges, then symbols, then unresolved sites; each row's string columns left to
+ * right), so the same graph always packs to the same bytes, whatever was packed before it. With
+ * `keep`, what the pack made is kept for the next one (see kept); else nothing is.
+ */
+export function packGraph(g: Graph, opts: { keep?: boolean } = {}): PackedGraph {
+  const last = kept;
+  const s = last?.strings ?? new Strings();
   const [caller, callee, kind, mode, file, how] = [column(s), column(s), column(s), column(s), column(s), column(s)];
-  g.edges.forEach((e, i) => {
-    const o = i * EDGE_W;
-    edges[o] = caller(e.caller);
-    edges[o + 1] = callee(e.callee);
-    edges[o + 2] = kind(e.kind);
-    edges[o + 3] = mode(e.mode);
-    edges[o + 4] = file(e.file);
-    edges[o + 5] = e.line;
-    edges[o + 6] = how(e.how);
-    edges[o + 7] = Math.round(e.confidence * 1000);
+  const edges = keptRows(g.edges, EDGE_W, last?.edges, (e, rows, o) => {
+    rows[o] = caller(e.caller);
+    rows[o + 1] = callee(e.callee);
+    rows[o + 2] = kind(e.kind);
+    rows[o + 3] = mode(e.mode);
+    rows[o + 4] = file(e.file);
+    rows[o + 5] = e.line;
+    rows[o + 6] = how(e.how);
+    rows[o + 7] = Math.round(e.confidence * 1000);
   });
-  const symbols = new Int32Array(g.symbols.length * SYM_W);
   const [symKind, pkg, symFile, constraint, parent] = [column(s), column(s), column(s), column(s), column(s)];
-  g.symbols.forEach((x, i) => {
-    const o = i * SYM_W;
-    symbols[o] = s.id(x.id);
-    symbols[o + 1] = symKind(x.kind);
-    symbols[o + 2] = pkg(x.pkg);
-    symbols[o + 3] = s.id(x.name);
-    symbols[o + 4] = symFile(x.file);
-    symbols[o + 5] = x.line;
-    symbols[o + 6] = x.endLine;
-    symbols[o + 7] = s.id(x.doc);
-    symbols[o + 8] = s.id(x.fingerprint);
-    symbols[o + 9] = s.id(x.signature);
-    symbols[o + 10] = (x.active ? 1 : 0);
-    symbols[o + 11] = constraint(x.constraint);
-    symbols[o + 12] = parent(x.parent);
+  const symbols = keptRows(g.symbols, SYM_W, last?.symbols, (x, rows, o) => {
+    rows[o] = s.id(x.id);
+    rows[o + 1] = symKind(x.kind);
+    rows[o + 2] = pkg(x.pkg);
+    rows[o + 3] = s.id(x.name);
+    rows[o + 4] = symFile(x.file);
+    rows[o + 5] = x.line;
+    rows[o + 6] = x.endLine;
+    rows[o + 7] = s.id(x.doc);
+    rows[o + 8] = s.id(x.fingerprint);
+    rows[o + 9] = s.id(x.signature);
+    rows[o + 10] = (x.active ? 1 : 0);
+    rows[o + 11] = constraint(x.constraint);
+    rows[o + 12] = parent(x.parent);
     const extra = extraJson(x);
-    symbols[o + 13] = extra === undefined ? -1 : s.id(extra);
+    rows[o + 13] = extra === undefined ? -1 : s.id(extra);
   });
-  const unresolved = new Int32Array(g.unresolved.length * UNRES_W);
-  g.unresolved.forEach((u, i) => {
-    const o = i * UNRES_W;
-    unresolved[o] = s.id(u.caller);
-    unresolved[o + 1] = s.id(u.file);
-    unresolved[o + 2] = u.line;
-    unresolved[o + 3] = s.id(u.callee);
-    unresolved[o + 4] = s.id(u.reason);
+  const unresolved = keptRows(g.unresolved, UNRES_W, last?.unresolved, (u, rows, o) => {
+    rows[o] = s.id(u.caller);
+    rows[o + 1] = s.id(u.file);
+    rows[o + 2] = u.line;
+    rows[o + 3] = s.id(u.callee);
+    rows[o + 4] = s.id(u.reason);
   });
+  // Kept for the next pack when asked (a process that packs again and again), unless the strings no
+  // longer in use outnumber those in use.
+  const out = renumber(s.list, [[edges, EDGE_W, EDGE_STRINGS], [symbols, SYM_W, SYM_STRINGS], [unresolved, UNRES_W, UNRES_STRINGS]]);
+  kept = !opts.keep || s.list.length > 2 * out.strings.length + 4096 ? undefined : { strings: s, edges: { items: g.edges, rows: edges }, symbols: { items: g.symbols, rows: symbols }, unresolved: { items: g.unresolved, rows: unresolved } };
   const { root, modulePath, context, channels, goroutines, diagnostics, stats } = g;
-  return { v: PACK_VERSION, strings: s.list, edges, symbols, unresolved, rest: { root, modulePath, context, channels, goroutines, diagnostics, stats } };
+  return { v: PACK_VERSION, strings: out.strings, edges: out.tables[0], symbols: out.tables[1], unresolved: out.tables[2], rest: { root, modulePath, context, channels, goroutines, diagnostics, stats } };
+}
+
+/**
+ * Tables in kept numbering renumbered, strings in the order the rows first use them (see packGraph):
+ * copies of the tables, and the strings they use.
+ */
+function renumber(list: readonly string[], tables: [rows: Int32Array, width: number, columns: number[]][]): { strings: string[]; tables: Int32Array[] } {
+  const to = new Int32Array(list.length).fill(-1);
+  const strings: string[] = [];
+  const out = tables.map(([rows, width, columns]) => {
+    const copy = rows.slice();
+    for (let o = 0; o < copy.length; o += width) {
+      for (const c of columns) {
+        const id = copy[o + c];
+        if (id < 0) continue;
+        let n = to[id];
+        if (n < 0) {
+          n = to[id] = strings.length;
+          strings.push(list[id]);
+        }
+        copy[o + c] = n;
+      }
+    }
+    return copy;
+  });
+  return { strings, tables: out };
 }
 
 export function unpackGraph(p: PackedGraph): Graph {

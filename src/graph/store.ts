@@ -11,7 +11,7 @@
  */
 import type { Edge, EdgeKind, EdgeMode, Graph, SymbolRecord } from '../model/index.js';
 import { lastName, symbolName } from './lookup.js';
-import { EDGE_W, packGraph, SYM_W, type PackedGraph } from './pack.js';
+import { EDGE_W, packGraph, runsOf, SYM_W, type PackedGraph } from './pack.js';
 import type { FileMove } from './remap.js';
 import type { SymbolFields } from '../resolve/index.js';
 import { align8, asBytes, layoutSections, openSections, viewAs, type OpenedSections } from './sections.js';
@@ -173,31 +173,20 @@ function symbolRecords(symbols: SymbolRecord[]): { json: Buffer; jsonStart: Uint
   const last = lastRecords;
   const out = new ByteWriter(last ? last.json.length + (1 << 20) : symbols.length * 512);
   const jsonStart = new Uint32Array(symbols.length + 1);
-  // Where each of the last encode's records was, made on the first record not where the last run goes on.
-  let at: Map<SymbolRecord, number> | undefined;
-  let next = 0;
-  for (let i = 0; i < symbols.length; ) {
-    let j = last && last.records[next] === symbols[i] ? next : undefined;
-    // One record made again where the last one was (a package's record is made on each resolution):
-    // it is written, and the run goes on after it.
-    const replaced = last && j === undefined && i + 1 < symbols.length && last.records[next + 1] === symbols[i + 1];
-    if (last && j === undefined && !replaced) j = (at ??= new Map(last.records.map((r, k) => [r, k]))).get(symbols[i]);
-    if (j === undefined) {
+  runsOf(
+    symbols,
+    last?.records,
+    (i) => {
       jsonStart[i] = out.length;
       out.write(JSON.stringify(symbols[i]));
-      i++;
-      if (replaced) next++;
-      continue;
-    }
-    const { records, json, start } = last!;
-    let n = 1;
-    while (i + n < symbols.length && j + n < records.length && records[j + n] === symbols[i + n]) n++;
-    const shift = out.length - start[j];
-    for (let k = 0; k < n; k++) jsonStart[i + k] = start[j + k] + shift;
-    out.writeBytes(json.subarray(start[j], start[j + n]));
-    i += n;
-    next = j + n;
-  }
+    },
+    (i, j, n) => {
+      const { json, start } = last!;
+      const shift = out.length - start[j];
+      for (let k = 0; k < n; k++) jsonStart[i + k] = start[j + k] + shift;
+      out.writeBytes(json.subarray(start[j], start[j + n]));
+    },
+  );
   jsonStart[symbols.length] = out.length;
   const json = out.bytes();
   lastRecords = { records: symbols, json, start: jsonStart };

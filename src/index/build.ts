@@ -462,14 +462,18 @@ function build(opts: IndexOptions, useSnapshot: boolean): IndexResult {
  * and its manifest.
  */
 function writeResolved(graph: Graph, a: { dir: string; stamp: string; inputs: ResolveInputs; manifest: Manifest; memo?: PackMemo; lap?: (name: string) => void }): GraphSummary {
-  const packed = packGraph(graph);
+  // A process that builds again and again (it has a memo) packs the next graph from what this pack keeps.
+  const packed = packGraph(graph, { keep: a.memo !== undefined });
   const summary = summarize(packed);
+  a.lap?.('write.pack');
   writeGraphFile(join(a.dir, GRAPH_FILE), graphLabel(a.stamp), encodePacked(packed));
-  writePack(join(a.dir, STATE_FILE), { stamp: a.stamp, graph: graphLabel(a.stamp), inputs: a.inputs, summary } satisfies IndexState, a.memo);
   a.lap?.('write.graph');
+  writePack(join(a.dir, STATE_FILE), { stamp: a.stamp, graph: graphLabel(a.stamp), inputs: a.inputs, summary } satisfies IndexState, a.memo);
+  a.lap?.('write.state');
   writeStore(join(a.dir, STORE_FILE), graph, a.inputs.key, packed);
-  writeFreshnessFile(a.dir, a.stamp, a.inputs.key, a.manifest);
   a.lap?.('write.store');
+  writeFreshnessFile(a.dir, a.stamp, a.inputs.key, a.manifest);
+  a.lap?.('write.manifest');
   return summary;
 }
 
