@@ -8,12 +8,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } fro
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { writeBytes } from '../../src/index/atomic.js';
-
-/** Waits until `ok()` holds, for at most about two seconds. */
-async function until(ok: () => boolean): Promise<boolean> {
-  for (let i = 0; i < 200 && !ok(); i++) await new Promise((r) => setTimeout(r, 10));
-  return ok();
-}
+import { until } from '../helpers/until.js';
 
 describe('writeBytes, large files', () => {
   it('replaces the file and leaves nothing beside it', async () => {
