@@ -3,7 +3,7 @@
  * thousands of small objects are slow to (de)serialize; typed arrays and a string table are not.
  */
 import { deserialize, serialize } from 'node:v8';
-import { asBytes, layoutSections, openSections, viewAs } from './sections.js';
+import { asBytes, ByteWriter, layoutSections, openSections, viewAs } from './sections.js';
 import type { Edge, EdgeKind, EdgeMode, Graph, SymbolKind, SymbolRecord, UnresolvedSite } from '../model/index.js';
 
 /** The packing's version: a packed graph is read only by the version that wrote it. */
@@ -299,35 +299,65 @@ export function summarize(p: PackedGraph): GraphSummary {
 const PACKED_MAGIC = 'KAP2';
 const COLUMNS = ['edges', 'symbols', 'unresolved'] as const;
 
-export function encodePacked(p: PackedGraph): Buffer[] {
-  const ends = new Uint32Array(p.strings.length);
-  let end = 0;
-  p.strings.forEach((x, i) => {
-    ends[i] = end += x.length;
-  });
-  const text = Buffer.from(p.strings.join(''));
-  // As many bytes as code units: every string is ASCII, and the byte ends are the ends.
-  let byteEnds = ends;
-  if (text.length !== end) {
-    byteEnds = new Uint32Array(p.strings.length);
-    let byteEnd = 0;
-    p.strings.forEach((x, i) => {
-      byteEnds[i] = byteEnd += Buffer.byteLength(x);
-    });
-  }
+export function encodePacked(p: PackedGraph, opts: { keep?: boolean } = {}): Buffer[] {
+  const { text, ends, byteEnds } = stringText(p.strings, opts.keep === true);
   // The strings that name files, with their ids: what moving a file's lines looks up (see remapPackedBytes).
-  const files = new Set<number>();
+  const files: number[] = [];
+  const seen = new Uint8Array(p.strings.length);
   for (const [col, width, at] of [[p.edges, EDGE_W, EDGE_LINE.file], [p.symbols, SYM_W, SYM_LINES.file], [p.unresolved, UNRES_W, UNRES_LINE.file]] as const) {
-    for (let o = at; o < col.length; o += width) files.add(col[o]);
+    for (let o = at; o < col.length; o += width) {
+      const id = col[o];
+      if (id >= 0 && seen[id] === 0) {
+        seen[id] = 1;
+        files.push(id);
+      }
+    }
   }
   return layoutPacked([
     ['stringText', text],
     ['stringEnds', asBytes(ends)],
     ['stringBytes', asBytes(byteEnds)],
-    ['files', Buffer.from(JSON.stringify([...files].filter((i) => i >= 0).map((i) => [p.strings[i], i])))],
+    ['files', Buffer.from(JSON.stringify(files.map((i) => [p.strings[i], i])))],
     ...COLUMNS.map((c): [string, Buffer] => [c, asBytes(p[c])]),
     ['rest', serialize(p.rest)],
   ]);
+}
+
+/** The last string table encodePacked was asked to keep, with its text (see stringText). */
+let lastText: { strings: string[]; text: Buffer; byteEnds: Uint32Array } | undefined;
+
+/**
+ * The string table as one UTF-8 text, with each string's end in code units and in bytes. With `keep`,
+ * the table and its text are kept for the next call: runs of the same strings (an edit adds or drops
+ * a few) are then copied from the last text rather than encoded again.
+ */
+function stringText(strings: string[], keep: boolean): { text: Buffer; ends: Uint32Array; byteEnds: Uint32Array } {
+  const ends = new Uint32Array(strings.length);
+  let end = 0;
+  strings.forEach((x, i) => {
+    ends[i] = end += x.length;
+  });
+  const last = keep ? lastText : undefined;
+  let text: Buffer;
+  if (last) {
+    const out = new ByteWriter(last.text.length + (1 << 20));
+    const at = (j: number) => (j === 0 ? 0 : last.byteEnds[j - 1]);
+    runsOf(strings, last.strings, (i) => out.write(strings[i]), (_i, j, n) => out.writeBytes(last.text.subarray(at(j), at(j + n))));
+    text = out.bytes();
+  } else {
+    text = Buffer.from(strings.join(''));
+  }
+  // As many bytes as code units: every string is ASCII, and the byte ends are the ends.
+  let byteEnds = ends;
+  if (text.length !== end) {
+    byteEnds = new Uint32Array(strings.length);
+    let byteEnd = 0;
+    strings.forEach((x, i) => {
+      byteEnds[i] = byteEnd += Buffer.byteLength(x);
+    });
+  }
+  lastText = keep ? { strings, text, byteEnds } : undefined;
+  return { text, ends, byteEnds };
 }
 
 /** The sections, each 8-byte aligned after the header that names them, as the pieces to write (see layoutSections). */

@@ -97,3 +97,36 @@ export function copyAs<T extends Words>(Type: WordsType<T>, b: Uint8Array): T {
   new Uint8Array(out.buffer).set(b);
   return out;
 }
+
+/** UTF-8 text appended to a buffer that grows as needed (writing each piece once, measuring none). */
+export class ByteWriter {
+  private buf: Buffer;
+  length = 0;
+
+  constructor(capacity: number) {
+    this.buf = Buffer.allocUnsafe(Math.max(capacity, 1024));
+  }
+
+  write(s: string): void {
+    // A UTF-16 code unit is at most three UTF-8 bytes.
+    this.grow(this.length + s.length * 3);
+    this.length += this.buf.write(s, this.length);
+  }
+
+  writeBytes(b: Uint8Array): void {
+    this.grow(this.length + b.length);
+    this.buf.set(b, this.length);
+    this.length += b.length;
+  }
+
+  bytes(): Buffer {
+    return this.buf.subarray(0, this.length);
+  }
+
+  private grow(need: number): void {
+    if (need <= this.buf.length) return;
+    const bigger = Buffer.allocUnsafe(Math.max(need, this.buf.length * 2));
+    this.buf.copy(bigger, 0, 0, this.length);
+    this.buf = bigger;
+  }
+}

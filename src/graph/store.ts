@@ -14,7 +14,7 @@ import { lastName, symbolName } from './lookup.js';
 import { EDGE_W, packGraph, runsOf, SYM_W, type PackedGraph } from './pack.js';
 import type { FileMove } from './remap.js';
 import type { SymbolFields } from '../resolve/index.js';
-import { align8, asBytes, layoutSections, openSections, viewAs, type OpenedSections } from './sections.js';
+import { align8, asBytes, ByteWriter, layoutSections, openSections, viewAs, type OpenedSections } from './sections.js';
 
 const MAGIC = 'KAQ5';
 const KINDS: EdgeKind[] = ['static', 'interface', 'method-value', 'func-value', 'closure'];
@@ -459,39 +459,6 @@ function refielded(rec: SymbolRecord, fields: SymbolFields): SymbolRecord {
     }
   }
   return out as unknown as SymbolRecord;
-}
-
-/** UTF-8 text appended to a buffer that grows as needed (writing each piece once, measuring none). */
-class ByteWriter {
-  private buf: Buffer;
-  length = 0;
-
-  constructor(capacity: number) {
-    this.buf = Buffer.allocUnsafe(Math.max(capacity, 1024));
-  }
-
-  write(s: string): void {
-    // A UTF-16 code unit is at most three UTF-8 bytes.
-    this.grow(this.length + s.length * 3);
-    this.length += this.buf.write(s, this.length);
-  }
-
-  writeBytes(b: Uint8Array): void {
-    this.grow(this.length + b.length);
-    this.buf.set(b, this.length);
-    this.length += b.length;
-  }
-
-  bytes(): Buffer {
-    return this.buf.subarray(0, this.length);
-  }
-
-  private grow(need: number): void {
-    if (need <= this.buf.length) return;
-    const bigger = Buffer.allocUnsafe(Math.max(need, this.buf.length * 2));
-    this.buf.copy(bigger, 0, 0, this.length);
-    this.buf = bigger;
-  }
 }
 
 /** FNV-1a over UTF-16 code units: the same in the writer and the reader, both JavaScript. */

@@ -466,7 +466,7 @@ function writeResolved(graph: Graph, a: { dir: string; stamp: string; inputs: Re
   const packed = packGraph(graph, { keep: a.memo !== undefined });
   const summary = summarize(packed);
   a.lap?.('write.pack');
-  writeGraphFile(join(a.dir, GRAPH_FILE), graphLabel(a.stamp), encodePacked(packed));
+  writeGraphFile(join(a.dir, GRAPH_FILE), graphLabel(a.stamp), encodePacked(packed, { keep: a.memo !== undefined }));
   a.lap?.('write.graph');
   writePack(join(a.dir, STATE_FILE), { stamp: a.stamp, graph: graphLabel(a.stamp), inputs: a.inputs, summary } satisfies IndexState, a.memo);
   a.lap?.('write.state');

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { packGraph, SYM_W, type PackedGraph } from '../../src/graph/pack.js';
+import { encodePacked, packGraph, SYM_W, type PackedGraph } from '../../src/graph/pack.js';
 import { buildIndex } from '../../src/index/build.js';
 import { defaultBuildContext } from '../../src/source/index.js';
 import type { Graph } from '../../src/model/index.js';
@@ -73,5 +73,21 @@ describe('packGraph, again and again', () => {
     const big: Graph = { ...g, edges: many };
     same(big, 'many');
     same({ ...g, edges: [...many.slice(many.length - 50), ...many.slice(0, many.length - 50)] }, 'rotated');
+  });
+});
+
+describe('encodePacked, again and again', () => {
+  it('writes the bytes a first encode writes, the string text copied in runs or not', () => {
+    const g = buildIndex({ root: resolve('test/fixtures/go/kubelike'), ctx: defaultBuildContext(), cacheDir: mkdtempSync(join(tmpdir(), 'ka-pack-')), fresh: true }).graph;
+    const bytes = (p: PackedGraph, keep: boolean) => Buffer.concat(encodePacked(p, { keep }));
+    const first = packGraph(g);
+    // Strings dropped, added (one not ASCII, which makes the byte ends differ from the ends) and moved.
+    const s = first.strings;
+    const other: PackedGraph = { ...first, strings: [...s.slice(0, 5), 'ünïcode, two bytes a letter', ...s.slice(7, 20), ...s.slice(30), ...s.slice(20, 30)] };
+    // The plain bytes first: an encode that does not keep drops what the last one kept.
+    const plain = new Map([first, other].map((p) => [p, bytes(p, false)]));
+    for (const [p, what] of [[first, 'first'], [first, 'again'], [other, 'edited'], [first, 'back'], [other, 'edited again']] as const) {
+      assert.ok(bytes(p, true).equals(plain.get(p)!), what);
+    }
   });
 });
