@@ -234,7 +234,8 @@ export function watchIndex(opts: WatchOptions): IndexWatch {
  * when the last build found the graph stored and so resolved nothing. Reads the facts of the files
  * whose content hash the source snapshot vouches for, or that it reads and hashes again; does nothing
  * ('none') when the tree is not the one the stored graph was made from or a file's facts are not in
- * the pack, and 'had' when the memo keeps that resolution already. Writes nothing.
+ * the pack, and 'had' when the memo keeps that resolution already. The encoders are primed with the
+ * resolution's graph (see primeEncoders). Writes nothing.
  */
 export function warmIndex(opts: IndexOptions): 'made' | 'had' | 'none' {
   const memo = opts.memo;
@@ -266,9 +267,21 @@ export function warmIndex(opts: IndexOptions): 'made' | 'had' | 'none' {
     factsByPath.set(f.path, facts);
   }
   const meta = { root: scan.root, modulePath: scan.modulePath, context: opts.ctx, diagnostics: [...scan.diagnostics] };
-  const { session } = resolveScope(scan.packages, factsByPath, meta, () => {}, true);
+  const { session, graph } = resolveScope(scan.packages, factsByPath, meta, () => {}, true);
   keepSession(memo, dir, state.inputs.key, session!);
+  primeEncoders(graph);
   return 'made';
+}
+
+/**
+ * The encoders of the graph file and the query store primed with a graph, as a build that writes it
+ * leaves them (see packGraph's keep): the first edit after a warm start then encodes only what it
+ * changed, as later ones do. Writes nothing.
+ */
+function primeEncoders(graph: Graph): void {
+  const packed = packGraph(graph, { keep: true });
+  encodePacked(packed, { keep: true });
+  encodeStoreParts(graph, '', packed);
 }
 
 /** The stamp of a tree: the hash of every file's content hash, in the scope's order (see IndexState.stamp). */
