@@ -194,29 +194,61 @@ function symbolRecords(symbols: SymbolRecord[]): { json: Buffer; jsonStart: Uint
 }
 
 /** The sections made from the node names alone, and their ranks, kept for the next encode with the same names (see nameSections). */
-let lastNamed: { names: string[]; symbols: number; rank: Float64Array; sections: [string, Buffer][] } | undefined;
+let lastNamed: NamedSections | undefined;
+
+interface NamedSections {
+  names: string[];
+  symbols: number;
+  rank: Float64Array;
+  sections: [string, Buffer][];
+  /** Each name followed by a newline (the names section is this without the last one), where each starts, its hash and its last name. */
+  text: Buffer;
+  start: Uint32Array;
+  hashes: Uint32Array;
+  lastNames: string[];
+}
 
 /**
  * The sections the node names decide (the names, their hash table, the symbols grouped by last name)
  * and the names' ranks. An edit of function bodies leaves the names as they were (the same symbols,
  * the same callers and callees): a process that encodes the store again and again (the watch) then
- * takes them as the last encode made them.
+ * takes them as the last encode made them. When a few names came or went, the runs of names the last
+ * encode had (see runsOf) take their bytes, hashes and last names from it.
  */
-function nameSections(names: string[], symbols: number): { rank: Float64Array; sections: [string, Buffer][] } {
+function nameSections(names: string[], symbols: number): NamedSections {
   const last = lastNamed;
   if (last && last.symbols === symbols && last.names.length === names.length && last.names.every((n, i) => n === names[i])) return last;
   const rank = nameRanks(names);
-  const namesBytes = new ByteWriter(names.length * 80);
-  const namesStart = new Uint32Array(names.length + 1);
-  names.forEach((n, i) => {
-    namesStart[i] = namesBytes.length;
-    namesBytes.write(i < names.length - 1 ? n + '\n' : n);
-  });
-  namesStart[names.length] = namesBytes.length + 1;
-  const idHash = hashTable(names.length, (i) => hash(names[i]));
+  const text = new ByteWriter(last ? last.text.length + (1 << 16) : names.length * 80);
+  const start = new Uint32Array(names.length + 1);
+  const hashes = new Uint32Array(names.length);
+  const lastNames = new Array<string>(names.length);
+  runsOf(
+    names,
+    last?.names,
+    (i) => {
+      start[i] = text.length;
+      text.write(names[i] + '\n');
+      hashes[i] = hash(names[i]);
+      lastNames[i] = lastName(names[i]);
+    },
+    (i, j, n) => {
+      const shift = text.length - last!.start[j];
+      for (let k = 0; k < n; k++) {
+        start[i + k] = last!.start[j + k] + shift;
+        lastNames[i + k] = last!.lastNames[j + k];
+      }
+      hashes.set(last!.hashes.subarray(j, j + n), i);
+      text.writeBytes(last!.text.subarray(last!.start[j], last!.start[j + n]));
+    },
+  );
+  // The names section has no newline after the last name; its end is given as if it had (one past).
+  const bytes = text.bytes();
+  start[names.length] = bytes.length === 0 ? 1 : bytes.length;
+  const idHash = hashTable(names.length, (i) => hashes[i]);
   const groups = new Map<string, number[]>();
   for (let i = 0; i < symbols; i++) {
-    const key = lastName(names[i]);
+    const key = lastNames[i];
     const list = groups.get(key);
     if (list) list.push(i);
     else groups.set(key, [i]);
@@ -232,14 +264,14 @@ function nameSections(names: string[], symbols: number): { rank: Float64Array; s
   groupStart[groupKeys.length] = g0;
   const lastHash = hashTable(groupKeys.length, (gi) => hash(groupKeys[gi]));
   const sections: [string, Buffer][] = [
-    ['names', namesBytes.bytes()],
-    ['namesStart', asBytes(namesStart)],
+    ['names', bytes.subarray(0, Math.max(0, bytes.length - 1))],
+    ['namesStart', asBytes(start)],
     ['idHash', asBytes(idHash)],
     ['lastHash', asBytes(lastHash)],
     ['groupStart', asBytes(groupStart)],
     ['groupNodes', asBytes(groupNodes)],
   ];
-  lastNamed = { names, symbols, rank, sections };
+  lastNamed = { names, symbols, rank, sections, text: bytes, start, hashes, lastNames };
   return lastNamed;
 }
 

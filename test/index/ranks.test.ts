@@ -85,3 +85,26 @@ describe('encodeStore, records kept', () => {
     assert.ok(encodeStore(graph, 'k').equals(encodeStore(structuredClone(graph), 'k')));
   });
 });
+
+describe('encodeStore, names kept', () => {
+  it('takes the bytes, hashes and last names of names the last encode had, and gives a plain encode’s bytes', () => {
+    const graph = buildIndex({ root: resolve('test/fixtures/go/kubelike'), ctx: defaultBuildContext(), cacheDir: mkdtempSync(join(tmpdir(), 'ka-names-')), fresh: true }).graph;
+    const e = graph.edges;
+    // Names that come (a new callee, in the middle of the names) and go (a symbol and its edges).
+    const gone = graph.symbols[5].id;
+    const edited: Graph = {
+      ...graph,
+      symbols: graph.symbols.filter((s) => s.id !== gone),
+      edges: [...e.slice(0, 7), { ...e[7], callee: 'example.com/new.(*Thing).Method' }, ...e.slice(8)].filter((x) => x.caller !== gone && x.callee !== gone),
+    };
+    // A graph that shares no name with the others: an encode after it makes every name anew.
+    const rename = (id: string) => `elsewhere/${id}`;
+    const unrelated: Graph = { ...graph, symbols: graph.symbols.map((s) => ({ ...s, id: rename(s.id) })), edges: e.map((x) => ({ ...x, caller: rename(x.caller), callee: rename(x.callee) })) };
+    for (const [from, to, what] of [[graph, edited, 'names added and removed'], [edited, graph, 'and back']] as const) {
+      encodeStore(unrelated, 'k');
+      const plain = encodeStore(to, 'k');
+      encodeStore(from, 'k');
+      assert.ok(encodeStore(to, 'k').equals(plain), what);
+    }
+  });
+});
