@@ -90,9 +90,12 @@ export function encodeStoreParts(g: Graph, graph: string, packed: PackedGraph = 
     to[k] = node(E[o + 1]);
   }
   // Each edge's kind*8+mode, from the few strings that name kinds and modes.
-  const code = (sid: number, list: readonly string[]) => list.indexOf(S[sid]);
+  // Each string's place in KINDS or MODES, looked up once per string (-2: not looked up yet).
+  const kindCodes = new Int32Array(S.length).fill(-2);
+  const modeCodes = new Int32Array(S.length).fill(-2);
+  const code = (sid: number, list: readonly string[], codes: Int32Array) => (codes[sid] !== -2 ? codes[sid] : (codes[sid] = list.indexOf(S[sid])));
   const kindMode = new Int32Array(count);
-  for (let k = 0, o = 0; k < count; k++, o += EDGE_W) kindMode[k] = code(E[o + 2], KINDS) * 8 + code(E[o + 3], MODES);
+  for (let k = 0, o = 0; k < count; k++, o += EDGE_W) kindMode[k] = code(E[o + 2], KINDS, kindCodes) * 8 + code(E[o + 3], MODES, modeCodes);
   // The file and how strings, numbered in the order the adjacency arrays first use them.
   const stringOf = new Int32Array(S.length).fill(-1);
   const strings: string[] = [];
