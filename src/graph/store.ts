@@ -71,16 +71,7 @@ export function encodeStoreParts(g: Graph, graph: string, packed: PackedGraph = 
   }
   const symbols = order.map((id) => g.symbols[pick[id]]);
   // Node numbers: the symbols' IDs, then each edge's caller and callee, in order of first appearance.
-  const nodeOf = new Int32Array(S.length).fill(-1);
-  const names: string[] = [];
-  const node = (sid: number): number => {
-    let n = nodeOf[sid];
-    if (n < 0) {
-      n = nodeOf[sid] = names.length;
-      names.push(S[sid]);
-    }
-    return n;
-  };
+  const { id: node, list: names } = firstUse(S);
   for (const id of order) node(id);
   const count = E.length / EDGE_W;
   const from = new Int32Array(count);
@@ -89,24 +80,15 @@ export function encodeStoreParts(g: Graph, graph: string, packed: PackedGraph = 
     from[k] = node(E[o]);
     to[k] = node(E[o + 1]);
   }
-  // Each edge's kind*8+mode, from the few strings that name kinds and modes.
-  // Each string's place in KINDS or MODES, looked up once per string (-2: not looked up yet).
+  // Each edge's kind*8+mode, from the few strings that name kinds and modes: each string's place in
+  // KINDS or MODES looked up once (-2: not looked up yet).
   const kindCodes = new Int32Array(S.length).fill(-2);
   const modeCodes = new Int32Array(S.length).fill(-2);
   const code = (sid: number, list: readonly string[], codes: Int32Array) => (codes[sid] !== -2 ? codes[sid] : (codes[sid] = list.indexOf(S[sid])));
   const kindMode = new Int32Array(count);
   for (let k = 0, o = 0; k < count; k++, o += EDGE_W) kindMode[k] = code(E[o + 2], KINDS, kindCodes) * 8 + code(E[o + 3], MODES, modeCodes);
   // The file and how strings, numbered in the order the adjacency arrays first use them.
-  const stringOf = new Int32Array(S.length).fill(-1);
-  const strings: string[] = [];
-  const string = (sid: number): number => {
-    let n = stringOf[sid];
-    if (n < 0) {
-      n = stringOf[sid] = strings.length;
-      strings.push(S[sid]);
-    }
-    return n;
-  };
+  const { id: string, list: strings } = firstUse(S);
   // Names ranked once in locale order, so the sorts below compare integers, not strings, and still
   // give the order compareCallers/compareCallees give (names that compare equal share a rank).
   const named = nameSections(names, symbols.length);
@@ -161,6 +143,21 @@ export function encodeStoreParts(g: Graph, graph: string, packed: PackedGraph = 
     ['strings', Buffer.from(JSON.stringify(strings))],
   ];
   return layout({ v: 1, graph, nodes: names.length, symbols: symbols.length, stats: g.stats, sections: {} }, sections);
+}
+
+/** Numbers for some of the strings `S`, in the order `id` is first asked for them; `list` holds them in that order. */
+function firstUse(S: readonly string[]): { id: (sid: number) => number; list: string[] } {
+  const number = new Int32Array(S.length).fill(-1);
+  const list: string[] = [];
+  const id = (sid: number): number => {
+    let n = number[sid];
+    if (n < 0) {
+      n = number[sid] = list.length;
+      list.push(S[sid]);
+    }
+    return n;
+  };
+  return { id, list };
 }
 
 /** The last encode's records and their JSON bytes (see symbolRecords). */
