@@ -53,9 +53,10 @@ export function encodeStore(g: Graph, graph: string): Buffer {
 /**
  * encodeStore's bytes as the pieces to write one after another, not copied into one buffer. They are
  * made from the packed graph (packGraph's, passed when the caller has it): its strings are interned
- * already, so nodes, files and hows are numbered by array lookups, not string maps.
+ * already, so nodes, files and hows are numbered by array lookups, not string maps. Without `keep`,
+ * nothing is kept for the next encode (the records' JSON, the names' sections and ranking).
  */
-export function encodeStoreParts(g: Graph, graph: string, packed: PackedGraph = packGraph(g)): Buffer[] {
+export function encodeStoreParts(g: Graph, graph: string, packed: PackedGraph = packGraph(g), opts: { keep?: boolean } = { keep: true }): Buffer[] {
   const S = packed.strings;
   const E = packed.edges;
   const Y = packed.symbols;
@@ -142,6 +143,8 @@ export function encodeStoreParts(g: Graph, graph: string, packed: PackedGraph = 
     // header, parsed by every query, stays a few hundred bytes.
     ['strings', Buffer.from(JSON.stringify(strings))],
   ];
+  // A process that encodes once (no watch) keeps nothing for a next encode.
+  if (!opts.keep) lastRecords = lastNamed = ranked = undefined;
   return layout({ v: 1, graph, nodes: names.length, symbols: symbols.length, stats: g.stats, sections: {} }, sections);
 }
 

@@ -281,7 +281,7 @@ export function warmIndex(opts: IndexOptions): 'made' | 'had' | 'none' {
 function primeEncoders(graph: Graph): void {
   const packed = packGraph(graph, { keep: true });
   encodePacked(packed, { keep: true });
-  encodeStoreParts(graph, '', packed);
+  encodeStoreParts(graph, '', packed, { keep: true });
 }
 
 /** The stamp of a tree: the hash of every file's content hash, in the scope's order (see IndexState.stamp). */
@@ -483,7 +483,7 @@ function writeResolved(graph: Graph, a: { dir: string; stamp: string; inputs: Re
   a.lap?.('write.graph');
   writePack(join(a.dir, STATE_FILE), { stamp: a.stamp, graph: graphLabel(a.stamp), inputs: a.inputs, summary } satisfies IndexState, a.memo);
   a.lap?.('write.state');
-  writeStore(join(a.dir, STORE_FILE), graph, a.inputs.key, packed);
+  writeStore(join(a.dir, STORE_FILE), graph, a.inputs.key, packed, a.memo !== undefined);
   a.lap?.('write.store');
   writeFreshnessFile(a.dir, a.stamp, a.inputs.key, a.manifest);
   a.lap?.('write.manifest');
@@ -519,8 +519,8 @@ function keepSession(memo: PackMemo, dir: string, key: string, session: ResolveS
 }
 
 /** The query store of `graph` written, made from its packed form when the caller has it (see encodeStoreParts). */
-function writeStore(file: string, graph: Graph, key: string, packed?: PackedGraph): void {
-  writeParts(file, encodeStoreParts(graph, key, packed));
+function writeStore(file: string, graph: Graph, key: string, packed?: PackedGraph, keep = false): void {
+  writeParts(file, encodeStoreParts(graph, key, packed, { keep }));
 }
 
 /** The manifest file beside the query store (see FRESH_FILE): the files behind graph `key`, with their stamp. */
