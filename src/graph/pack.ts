@@ -143,6 +143,41 @@ function findKept<T>(x: T, items: readonly T[], from: number, at: Map<T, number>
   return undefined;
 }
 
+/** Texts of records laid end to end, as textRuns makes them: the records, the bytes, where each text starts (one more entry: the end). */
+export interface KeptText<T> {
+  items: readonly T[];
+  bytes: Buffer;
+  start: Uint32Array;
+}
+
+/**
+ * The UTF-8 texts of `items` (`text(i)` for item i) laid end to end, with where each starts: runs of
+ * the records `last` had (see runsOf) are copied from its bytes, the others written. `capacity` is
+ * the first size of the buffer when there is no `last`; `also` carries a caller's own values per item
+ * along the same runs.
+ */
+export function textRuns<T>(items: readonly T[], last: KeptText<T> | undefined, text: (i: number) => string, capacity: number, also: { made?(i: number): void; run?(i: number, j: number, n: number): void } = {}): KeptText<T> {
+  const out = new ByteWriter(last ? last.bytes.length + (1 << 20) : capacity);
+  const start = new Uint32Array(items.length + 1);
+  runsOf(
+    items,
+    last?.items,
+    (i) => {
+      start[i] = out.length;
+      out.write(text(i));
+      also.made?.(i);
+    },
+    (i, j, n) => {
+      const shift = out.length - last!.start[j];
+      for (let k = 0; k < n; k++) start[i + k] = last!.start[j + k] + shift;
+      out.writeBytes(last!.bytes.subarray(last!.start[j], last!.start[j + n]));
+      also.run?.(i, j, n);
+    },
+  );
+  start[items.length] = out.length;
+  return { items, bytes: out.bytes(), start };
+}
+
 /**
  * The graph as a string table and integer columns. The strings are numbered in the order the rows
  * first use them (edges, then symbols, then unresolved sites; each row's string columns left to
@@ -201,25 +236,30 @@ export function packGraph(g: Graph, opts: { keep?: boolean } = {}): PackedGraph 
  * copies of the tables, and the strings they use.
  */
 function renumber(list: readonly string[], tables: [rows: Int32Array, width: number, columns: number[]][]): { strings: string[]; tables: Int32Array[] } {
-  const to = new Int32Array(list.length).fill(-1);
-  const strings: string[] = [];
+  const { id, list: strings } = firstUse(list);
   const out = tables.map(([rows, width, columns]) => {
     const copy = rows.slice();
     for (let o = 0; o < copy.length; o += width) {
-      for (const c of columns) {
-        const id = copy[o + c];
-        if (id < 0) continue;
-        let n = to[id];
-        if (n < 0) {
-          n = to[id] = strings.length;
-          strings.push(list[id]);
-        }
-        copy[o + c] = n;
-      }
+      for (const c of columns) if (copy[o + c] >= 0) copy[o + c] = id(copy[o + c]);
     }
     return copy;
   });
   return { strings, tables: out };
+}
+
+/** Numbers for some of the strings `S`, in the order `id` is first asked for them; `list` holds them in that order. */
+export function firstUse(S: readonly string[]): { id: (sid: number) => number; list: string[] } {
+  const number = new Int32Array(S.length).fill(-1);
+  const list: string[] = [];
+  const id = (sid: number): number => {
+    let n = number[sid];
+    if (n < 0) {
+      n = number[sid] = list.length;
+      list.push(S[sid]);
+    }
+    return n;
+  };
+  return { id, list };
 }
 
 export function unpackGraph(p: PackedGraph): Graph {
@@ -324,12 +364,12 @@ export function encodePacked(p: PackedGraph, opts: { keep?: boolean } = {}): Buf
 }
 
 /** The last string table encodePacked was asked to keep, with its text (see stringText). */
-let lastText: { strings: string[]; text: Buffer; byteEnds: Uint32Array } | undefined;
+let lastText: KeptText<string> | undefined;
 
 /**
  * The string table as one UTF-8 text, with each string's end in code units and in bytes. With `keep`,
  * the table and its text are kept for the next call: runs of the same strings (an edit adds or drops
- * a few) are then copied from the last text rather than encoded again.
+ * a few) are then copied from the last text rather than encoded again (see textRuns).
  */
 function stringText(strings: string[], keep: boolean): { text: Buffer; ends: Uint32Array; byteEnds: Uint32Array } {
   const ends = new Uint32Array(strings.length);
@@ -338,15 +378,11 @@ function stringText(strings: string[], keep: boolean): { text: Buffer; ends: Uin
     ends[i] = end += x.length;
   });
   const last = keep ? lastText : undefined;
-  let text: Buffer;
   if (last) {
-    const out = new ByteWriter(last.text.length + (1 << 20));
-    const at = (j: number) => (j === 0 ? 0 : last.byteEnds[j - 1]);
-    runsOf(strings, last.strings, (i) => out.write(strings[i]), (_i, j, n) => out.writeBytes(last.text.subarray(at(j), at(j + n))));
-    text = out.bytes();
-  } else {
-    text = Buffer.from(strings.join(''));
+    lastText = textRuns(strings, last, (i) => strings[i], 0);
+    return { text: lastText.bytes, ends, byteEnds: lastText.start.subarray(1) };
   }
+  const text = Buffer.from(strings.join(''));
   // As many bytes as code units: every string is ASCII, and the byte ends are the ends.
   let byteEnds = ends;
   if (text.length !== end) {
@@ -356,7 +392,13 @@ function stringText(strings: string[], keep: boolean): { text: Buffer; ends: Uin
       byteEnds[i] = byteEnd += Buffer.byteLength(x);
     });
   }
-  lastText = keep ? { strings, text, byteEnds } : undefined;
+  if (keep) {
+    const start = new Uint32Array(strings.length + 1);
+    start.set(byteEnds, 1);
+    lastText = { items: strings, bytes: text, start };
+  } else {
+    lastText = undefined;
+  }
   return { text, ends, byteEnds };
 }
 

@@ -11,10 +11,10 @@
  */
 import type { Edge, EdgeKind, EdgeMode, Graph, SymbolRecord } from '../model/index.js';
 import { lastName, symbolName } from './lookup.js';
-import { EDGE_W, packGraph, runsOf, SYM_W, type PackedGraph } from './pack.js';
+import { EDGE_W, firstUse, packGraph, SYM_W, textRuns, type KeptText, type PackedGraph } from './pack.js';
 import type { FileMove } from './remap.js';
 import type { SymbolFields } from '../resolve/index.js';
-import { align8, asBytes, ByteWriter, layoutSections, openSections, viewAs, type OpenedSections } from './sections.js';
+import { align8, asBytes, layoutSections, openSections, viewAs, type OpenedSections } from './sections.js';
 
 const MAGIC = 'KAQ5';
 const KINDS: EdgeKind[] = ['static', 'interface', 'method-value', 'func-value', 'closure'];
@@ -126,7 +126,6 @@ export function encodeStoreParts(g: Graph, graph: string, packed: PackedGraph = 
   const line = (k: number) => E[k * EDGE_W + 5];
   const out = adjacency(from, to, (a, b) => confidence(b) - confidence(a) || rank[to[a]] - rank[to[b]] || line(a) - line(b));
   const inn = adjacency(to, from, (a, b) => rank[from[a]] - rank[from[b]] || line(a) - line(b));
-  // Each record (and each name) is written straight into one buffer; what each write returns gives the offsets.
   const { json, jsonStart } = symbolRecords(symbols);
   const sections: [string, Buffer][] = [
     ...named.sections,
@@ -148,65 +147,30 @@ export function encodeStoreParts(g: Graph, graph: string, packed: PackedGraph = 
   return layout({ v: 1, graph, nodes: names.length, symbols: symbols.length, stats: g.stats, sections: {} }, sections);
 }
 
-/** Numbers for some of the strings `S`, in the order `id` is first asked for them; `list` holds them in that order. */
-function firstUse(S: readonly string[]): { id: (sid: number) => number; list: string[] } {
-  const number = new Int32Array(S.length).fill(-1);
-  const list: string[] = [];
-  const id = (sid: number): number => {
-    let n = number[sid];
-    if (n < 0) {
-      n = number[sid] = list.length;
-      list.push(S[sid]);
-    }
-    return n;
-  };
-  return { id, list };
-}
-
 /** The last encode's records and their JSON bytes (see symbolRecords). */
-let lastRecords: { records: SymbolRecord[]; json: Buffer; start: Uint32Array } | undefined;
+let lastRecords: KeptText<SymbolRecord> | undefined;
 
 /**
  * The records' JSON, one after another, and where each starts (one more entry: the end). A process
  * that encodes the store again and again (the watch) passes the same record objects for the files an
  * edit did not change, in runs in the same order: each run of records the last encode wrote is copied
- * from its bytes at once, and only the others are made into JSON.
+ * from its bytes at once, and only the others are made into JSON (see textRuns).
  */
 function symbolRecords(symbols: SymbolRecord[]): { json: Buffer; jsonStart: Uint32Array } {
-  const last = lastRecords;
-  const out = new ByteWriter(last ? last.json.length + (1 << 20) : symbols.length * 512);
-  const jsonStart = new Uint32Array(symbols.length + 1);
-  runsOf(
-    symbols,
-    last?.records,
-    (i) => {
-      jsonStart[i] = out.length;
-      out.write(JSON.stringify(symbols[i]));
-    },
-    (i, j, n) => {
-      const { json, start } = last!;
-      const shift = out.length - start[j];
-      for (let k = 0; k < n; k++) jsonStart[i + k] = start[j + k] + shift;
-      out.writeBytes(json.subarray(start[j], start[j + n]));
-    },
-  );
-  jsonStart[symbols.length] = out.length;
-  const json = out.bytes();
-  lastRecords = { records: symbols, json, start: jsonStart };
-  return { json, jsonStart };
+  lastRecords = textRuns(symbols, lastRecords, (i) => JSON.stringify(symbols[i]), symbols.length * 512);
+  return { json: lastRecords.bytes, jsonStart: lastRecords.start };
 }
 
 /** The sections made from the node names alone, and their ranks, kept for the next encode with the same names (see nameSections). */
 let lastNamed: NamedSections | undefined;
 
 interface NamedSections {
-  names: string[];
   symbols: number;
   rank: Float64Array;
   sections: [string, Buffer][];
-  /** Each name followed by a newline (the names section is this without the last one), where each starts, its hash and its last name. */
-  text: Buffer;
-  start: Uint32Array;
+  /** The names, each followed by a newline (the names section is this without the last one), and where each starts. */
+  text: KeptText<string>;
+  /** Each name's hash and last name. */
   hashes: Uint32Array;
   lastNames: string[];
 }
@@ -216,38 +180,27 @@ interface NamedSections {
  * and the names' ranks. An edit of function bodies leaves the names as they were (the same symbols,
  * the same callers and callees): a process that encodes the store again and again (the watch) then
  * takes them as the last encode made them. When a few names came or went, the runs of names the last
- * encode had (see runsOf) take their bytes, hashes and last names from it.
+ * encode had (see textRuns) take their bytes, hashes and last names from it.
  */
 function nameSections(names: string[], symbols: number): NamedSections {
   const last = lastNamed;
-  if (last && last.symbols === symbols && last.names.length === names.length && last.names.every((n, i) => n === names[i])) return last;
+  if (last && last.symbols === symbols && last.text.items.length === names.length && last.text.items.every((n, i) => n === names[i])) return last;
   const rank = nameRanks(names);
-  const text = new ByteWriter(last ? last.text.length + (1 << 16) : names.length * 80);
-  const start = new Uint32Array(names.length + 1);
   const hashes = new Uint32Array(names.length);
   const lastNames = new Array<string>(names.length);
-  runsOf(
-    names,
-    last?.names,
-    (i) => {
-      start[i] = text.length;
-      text.write(names[i] + '\n');
+  const text = textRuns(names, last?.text, (i) => names[i] + '\n', names.length * 80, {
+    made: (i) => {
       hashes[i] = hash(names[i]);
       lastNames[i] = lastName(names[i]);
     },
-    (i, j, n) => {
-      const shift = text.length - last!.start[j];
-      for (let k = 0; k < n; k++) {
-        start[i + k] = last!.start[j + k] + shift;
-        lastNames[i + k] = last!.lastNames[j + k];
-      }
+    run: (i, j, n) => {
       hashes.set(last!.hashes.subarray(j, j + n), i);
-      text.writeBytes(last!.text.subarray(last!.start[j], last!.start[j + n]));
+      for (let k = 0; k < n; k++) lastNames[i + k] = last!.lastNames[j + k];
     },
-  );
+  });
   // The names section has no newline after the last name; its end is given as if it had (one past).
-  const bytes = text.bytes();
-  start[names.length] = bytes.length === 0 ? 1 : bytes.length;
+  const { bytes, start } = text;
+  if (names.length === 0) start[0] = 1;
   const idHash = hashTable(names.length, (i) => hashes[i]);
   const groups = new Map<string, number[]>();
   for (let i = 0; i < symbols; i++) {
@@ -274,7 +227,7 @@ function nameSections(names: string[], symbols: number): NamedSections {
     ['groupStart', asBytes(groupStart)],
     ['groupNodes', asBytes(groupNodes)],
   ];
-  lastNamed = { names, symbols, rank, sections, text: bytes, start, hashes, lastNames };
+  lastNamed = { symbols, rank, sections, text, hashes, lastNames };
   return lastNamed;
 }
 

@@ -28,16 +28,17 @@ export function openAtomic(file: string) {
   mkdirSync(join(file, '..'), { recursive: true });
   const tmp = `${file}.${process.pid}.${Date.now()}.tmp`;
   const fd = openSync(tmp, 'w');
+  let size = 0;
   return {
     write(c: Uint8Array) {
       for (let done = 0; done < c.length;) done += writeSync(fd, c, done, c.length - done);
+      size += c.length;
     },
     /** The stat of what was written so far (the file keeps its device, inode, size and mtime through the rename). */
     stat(): BigIntStats {
       return fstatSync(fd, { bigint: true });
     },
     close() {
-      const size = fstatSync(fd).size;
       closeSync(fd);
       // A large old file is linked aside first: the rename then only drops a name, and freeing the old
       // file's pages (about 1 ms per MB here) happens in the background, after the new file is in place.

@@ -239,7 +239,7 @@ export function watchIndex(opts: WatchOptions): IndexWatch {
  */
 export function warmIndex(opts: IndexOptions): 'made' | 'had' | 'none' {
   const memo = opts.memo;
-  if (!memo || !keepsResolution(opts)) return 'none';
+  if (!memo || !keepsResolution(memo)) return 'none';
   const dir = indexDir(opts);
   const state = readPack<IndexState>(join(dir, STATE_FILE), memo);
   if (!state) return 'none';
@@ -475,15 +475,17 @@ function build(opts: IndexOptions, useSnapshot: boolean): IndexResult {
  * and its manifest.
  */
 function writeResolved(graph: Graph, a: { dir: string; stamp: string; inputs: ResolveInputs; manifest: Manifest; memo?: PackMemo; lap?: (name: string) => void }): GraphSummary {
-  // A process that builds again and again (it has a memo) packs the next graph from what this pack keeps.
-  const packed = packGraph(graph, { keep: a.memo !== undefined });
+  // A process that keeps the resolution between builds (see keepsResolution) passes the same records
+  // again: the encoders keep what they made for the next graph.
+  const keep = keepsResolution(a.memo);
+  const packed = packGraph(graph, { keep });
   const summary = summarize(packed);
   a.lap?.('write.pack');
-  writeGraphFile(join(a.dir, GRAPH_FILE), graphLabel(a.stamp), encodePacked(packed, { keep: a.memo !== undefined }));
+  writeGraphFile(join(a.dir, GRAPH_FILE), graphLabel(a.stamp), encodePacked(packed, { keep }));
   a.lap?.('write.graph');
   writePack(join(a.dir, STATE_FILE), { stamp: a.stamp, graph: graphLabel(a.stamp), inputs: a.inputs, summary } satisfies IndexState, a.memo);
   a.lap?.('write.state');
-  writeStore(join(a.dir, STORE_FILE), graph, a.inputs.key, packed, a.memo !== undefined);
+  writeStore(join(a.dir, STORE_FILE), graph, a.inputs.key, packed, keep);
   a.lap?.('write.store');
   writeFreshnessFile(a.dir, a.stamp, a.inputs.key, a.manifest);
   a.lap?.('write.manifest');
@@ -495,8 +497,8 @@ function writeResolved(graph: Graph, a: { dir: string; stamp: string; inputs: Re
  * It costs memory (about 0.35 GB more resident on v1.28's default scope, 0.9 GB with --scope all):
  * KUBELET_ATLAS_KEEP_RESOLUTION=0 turns it off.
  */
-function keepsResolution(opts: IndexOptions): boolean {
-  return opts.memo !== undefined && process.env['KUBELET_ATLAS_KEEP_RESOLUTION'] !== '0';
+function keepsResolution(memo: PackMemo | undefined): boolean {
+  return memo !== undefined && process.env['KUBELET_ATLAS_KEEP_RESOLUTION'] !== '0';
 }
 
 /** The memo's key for the resolution kept for the index in `dir`. */
@@ -725,7 +727,7 @@ function bytesOf(c: FileContent): Uint8Array {
 function rebuildGraph(contents: FileContent[], packages: SourcePackage[], packFile: string, opts: IndexOptions, meta: ResolveMeta, lap: (name: string) => void, before: Before) {
   // Only now, when the graph must be rebuilt, is the (large) per-file facts pack worth loading.
   const { factsByPath, parsed, parser, parseThreads, factsHashes } = parseFiles(contents, packFile, opts, lap, before);
-  return { ...resolveScope(packages, factsByPath, meta, lap, keepsResolution(opts)), parsed, parser, parseThreads, factsHashes };
+  return { ...resolveScope(packages, factsByPath, meta, lap, keepsResolution(opts.memo)), parsed, parser, parseThreads, factsHashes };
 }
 
 /** What a build already knows before the facts pack is read: files it parsed for the early cut-off, and facts hashes by `path\0content hash`. */
