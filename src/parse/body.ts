@@ -6,7 +6,7 @@
 import type { LightNode } from './light.js';
 import type { Bind, CallMode, Expr, FuncFacts, TypeExpr } from './facts.js';
 import { paramList, resultList, typeOf } from './types.js';
-import { fingerprint } from './fingerprint.js';
+import { fingerprintOf } from './fingerprint.js';
 
 type SyntaxNode = LightNode;
 
@@ -14,6 +14,8 @@ type SyntaxNode = LightNode;
 export interface FileWalk {
   funcs: FuncFacts[];
   text: string;
+  /** The file's bytes when their offsets are the text's (an ASCII file): fingerprints read them. */
+  bytes?: Uint8Array;
 }
 
 interface Ctx {
@@ -64,7 +66,7 @@ export function walkFunction(
   fn.line = node.startPosition.row + 1;
   fn.endLine = node.endPosition.row + 1;
   fn.col = node.startPosition.column + 1;
-  fn.fingerprint = fingerprint(file.text.slice(node.startIndex, node.endIndex));
+  fn.fingerprint = fingerprintOf(file, node.startIndex, node.endIndex);
   fn.binds = [];
   fn.calls = [];
   fn.refs = [];

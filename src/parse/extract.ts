@@ -7,7 +7,7 @@ import type Parser from 'tree-sitter';
 import type { FileDiagnostic, FileFacts, FuncFacts, ImportFacts, TypeFacts, ValueFacts } from './facts.js';
 import { walkExpression, walkFunction, type FileWalk } from './body.js';
 import { typeOf, typeParamNames } from './types.js';
-import { fingerprint } from './fingerprint.js';
+import { fingerprintOf } from './fingerprint.js';
 import { checkCaptures, loadQuery, querySource } from './query.js';
 import { flatParser, type FlatParser } from './flat.js';
 import { timed, type ParseClock } from './clock.js';
@@ -127,7 +127,8 @@ function extractOrThrow(path: string, bytes: Uint8Array, clock: ParseClock | und
     facts.diagnostics.push({ code: 'syntax', message: `tree-sitter could not parse the file: ${(err as Error).message}`, line: 1 });
     return facts;
   }
-  const walk: FileWalk = { funcs: facts.funcs, text };
+  // Valid UTF-8 as long as its text is ASCII: the same offsets in both.
+  const walk: FileWalk = { funcs: facts.funcs, text, bytes: !diagnostic && bytes.length === text.length ? bytes : undefined };
   let initCount = 0;
   let errors = 0;
   for (const { name, node } of captures) {
@@ -162,7 +163,7 @@ function extractOrThrow(path: string, bytes: Uint8Array, clock: ParseClock | und
         break;
       }
       case 'definition.type':
-        for (const spec of node.namedChildren) if (spec.type === 'type_spec' || spec.type === 'type_alias') facts.types.push(typeFacts(spec, node, text));
+        for (const spec of node.namedChildren) if (spec.type === 'type_spec' || spec.type === 'type_alias') facts.types.push(typeFacts(spec, node, walk));
         break;
       case 'definition.var':
       case 'definition.const':
@@ -229,7 +230,7 @@ function receiverOf(node: SyntaxNode): { name?: string; type: string; ptr: boole
   return { name: name === '_' ? undefined : name, type: t?.text ?? '?', ptr, tparams };
 }
 
-function typeFacts(spec: SyntaxNode, decl: SyntaxNode, text: string): TypeFacts {
+function typeFacts(spec: SyntaxNode, decl: SyntaxNode, file: FileWalk): TypeFacts {
   return {
     name: spec.childForFieldName('name')?.text ?? '',
     t: typeOf(spec.childForFieldName('type')),
@@ -238,7 +239,7 @@ function typeFacts(spec: SyntaxNode, decl: SyntaxNode, text: string): TypeFacts 
     line: spec.startPosition.row + 1,
     endLine: spec.endPosition.row + 1,
     doc: docOf(decl.namedChildren.length === 1 ? decl : spec),
-    fingerprint: fingerprint(text.slice(spec.startIndex, spec.endIndex)),
+    fingerprint: fingerprintOf(file, spec.startIndex, spec.endIndex),
   };
 }
 
