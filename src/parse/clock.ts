@@ -1,8 +1,9 @@
 /**
  * Where the parse stage's time goes, summed over the threads that extract (milliseconds of each
  * thread's wall time, so with two threads the sum can be twice the stage's): tree-sitter's own parse,
- * the copy of its tree into light nodes, the walk that makes the facts, encoding them (codec.ts), and
- * decoding them on the calling thread with its string sharing.
+ * the copy of its tree into light nodes, the walk that makes the facts, encoding them (codec.ts; on the
+ * calling thread this also shares their strings), and decoding a worker's on the calling thread with
+ * their string sharing.
  */
 export interface ParseClock {
   treeSitter: number;

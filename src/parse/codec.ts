@@ -13,7 +13,7 @@
  * and `shared` marks one that a later REF token names by the position of its token.
  */
 import type { FileFacts } from './facts.js';
-import type { StringTable } from './share.js';
+import { sharedString, type StringTable } from './share.js';
 
 const MAGIC = 0x3143464b; // 'KFC1'
 const HEAD = 24;
@@ -59,8 +59,13 @@ function emit(t: number): void {
   tokens[count++] = t;
 }
 
-/** Encodes one file's facts (plain records, arrays, strings, numbers, booleans, null, undefined). */
-export function packFacts(facts: FileFacts): Uint8Array {
+/**
+ * Encodes one file's facts (plain records, arrays, strings, numbers, booleans, null, undefined). With
+ * `table`, each string in the facts is also replaced, in place, by the table's copy (what shareStrings
+ * does, see share.ts), in the same pass: a lookup in the table per distinct string of the file, where
+ * a walk of its own would cost one per occurrence and a second visit of every record.
+ */
+export function packFacts(facts: FileFacts, table?: StringTable): Uint8Array {
   const file = files++;
   count = 0;
   const floats: number[] = [];
@@ -70,18 +75,22 @@ export function packFacts(facts: FileFacts): Uint8Array {
   const seen = new Map<object, number>();
   // The records and lists being written: met again inside themselves, they would be a cycle.
   const open: object[] = [];
+  /** Writes a string and gives the copy to keep in its place (the table's, or the string itself). */
+  const str = (v: string): string => {
+    let id = stringIds.get(v);
+    if (id === undefined) {
+      id = strings.length;
+      strings.push(table ? sharedString(v, table) : v);
+      stringIds.set(v, id);
+    }
+    emit((id << 4) | STR);
+    return strings[id];
+  };
   const put = (v: unknown): void => {
     switch (typeof v) {
-      case 'string': {
-        let id = stringIds.get(v);
-        if (id === undefined) {
-          id = strings.length;
-          strings.push(v);
-          stringIds.set(v, id);
-        }
-        emit((id << 4) | STR);
+      case 'string':
+        str(v);
         return;
-      }
       case 'number':
         if (Number.isInteger(v) && v >= INT_MIN && v <= INT_MAX && !Object.is(v, -0)) emit((v << 4) | INT);
         else {
@@ -113,7 +122,13 @@ export function packFacts(facts: FileFacts): Uint8Array {
         if (Array.isArray(v)) {
           emit((v.length << 4) | ARR);
           open.push(v);
-          for (let i = 0; i < v.length; i++) put(v[i]);
+          for (let i = 0; i < v.length; i++) {
+            const x: unknown = v[i];
+            if (typeof x === 'string') {
+              const kept = str(x);
+              if (kept !== x) v[i] = kept;
+            } else put(x);
+          }
           open.pop();
           return;
         }
@@ -133,7 +148,11 @@ export function packFacts(facts: FileFacts): Uint8Array {
             shape.lastKey = k;
             shape.lastNext = next;
             shape = next;
-            put(r[k]);
+            const x = r[k];
+            if (typeof x === 'string') {
+              const kept = str(x);
+              if (kept !== x) r[k] = kept;
+            } else put(x);
           }
           open.pop();
           if (shape.file !== file) {

@@ -69,8 +69,10 @@ export function extractAll(inputs: readonly ExtractInput[], opts: PoolOptions = 
 function extractHere(f: ExtractInput, i: number, opts: PoolOptions): FileFacts {
   const { clock, strings } = opts;
   const facts = extractFile(f.path, f.bytes, clock, f.declarationsOnly, f.retain);
-  if (opts.onPacked) opts.onPacked(i, timed(clock, 'encode', () => packFacts(facts)));
-  return strings ? timed(clock, 'decode', () => shareStrings(facts, strings)) : facts;
+  // Encoding shares the strings as it goes (see packFacts); without an encode, a walk of their own.
+  if (opts.onPacked) opts.onPacked(i, timed(clock, 'encode', () => packFacts(facts, strings)));
+  else if (strings) timed(clock, 'decode', () => shareStrings(facts, strings));
+  return facts;
 }
 
 function inline(inputs: readonly ExtractInput[], opts: PoolOptions): FileFacts[] {

@@ -18,7 +18,7 @@ function walk(o: object, table: StringTable): void {
   if (Array.isArray(o)) {
     for (let i = 0; i < o.length; i++) {
       const v: unknown = o[i];
-      if (typeof v === 'string') o[i] = shared(v, table);
+      if (typeof v === 'string') o[i] = sharedString(v, table);
       else if (typeof v === 'object' && v !== null) walk(v, table);
     }
     return;
@@ -26,12 +26,13 @@ function walk(o: object, table: StringTable): void {
   const r = o as Record<string, unknown>;
   for (const k in r) {
     const v = r[k];
-    if (typeof v === 'string') r[k] = shared(v, table);
+    if (typeof v === 'string') r[k] = sharedString(v, table);
     else if (typeof v === 'object' && v !== null) walk(v, table);
   }
 }
 
-function shared(s: string, table: StringTable): string {
+/** The table's copy of `s`, made (flat) and kept when the table has none. */
+export function sharedString(s: string, table: StringTable): string {
   let t = table.get(s);
   if (t === undefined) {
     // A copy made from scratch: a slice of a file's text would keep the text alive.

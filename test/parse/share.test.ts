@@ -2,7 +2,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { deserialize, serialize } from 'node:v8';
-import { extractFile, shareStrings, type StringTable } from '../../src/parse/index.js';
+import { extractFile, packFacts, shareStrings, unpackFacts, type StringTable } from '../../src/parse/index.js';
 
 const source = Buffer.from('package p\n\nimport "fmt"\n\nfunc f(s string) { fmt.Println(s); g(s) }\n\nfunc g(s string) { fmt.Println(s, len(s)) }\n');
 
@@ -25,5 +25,38 @@ describe('shareStrings', () => {
     assert.equal(shareStrings(value, table), value);
     assert.deepEqual(value, { a: ['x', { b: 'y', n: 1, none: undefined }], c: 'x' });
     assert.deepEqual([...table.keys()].sort(), ['x', 'y']);
+  });
+
+  it('packFacts with a table shares as shareStrings does, and writes the bytes it writes without one', () => {
+    const facts = extractFile('p/a.go', source);
+    const plain = packFacts(deserialize(serialize(facts)));
+    const byWalk: StringTable = new Map();
+    const walked = shareStrings(deserialize(serialize(facts)), byWalk);
+    const byPack: StringTable = new Map();
+    const packed = deserialize(serialize(facts)) as typeof facts;
+    const bytes = packFacts(packed, byPack);
+    assert.deepEqual(Buffer.from(bytes), Buffer.from(plain), 'the same bytes');
+    assert.deepEqual(packed, facts, 'the facts keep their values');
+    assert.deepEqual([...byPack.keys()].sort(), [...byWalk.keys()].sort(), 'the same strings are kept');
+    assert.deepEqual(unpackFacts(bytes), walked);
+    // Strings are replaced in place by the table's values: with values that differ from their keys,
+    // every string of the facts, in records and in arrays, must come out as its key's value.
+    const tagged: StringTable = new Map([...byPack.keys()].map((k) => [k, `${k}\u0001`]));
+    const probe = deserialize(serialize(facts)) as typeof facts;
+    const tokens = packFacts(probe, tagged);
+    const strings: string[] = [];
+    const collect = (v: unknown): void => {
+      if (typeof v === 'string') strings.push(v);
+      else if (Array.isArray(v)) v.forEach(collect);
+      else if (v && typeof v === 'object') Object.values(v).forEach(collect);
+    };
+    collect(probe);
+    assert.ok(strings.length > 10, 'the facts have strings');
+    for (const str of strings) assert.ok(str.endsWith('\u0001'), `${JSON.stringify(str)} was replaced`);
+    assert.deepEqual(unpackFacts(tokens), probe, 'the bytes hold the replaced strings');
+    // Strings straight inside arrays too (a record's list of names).
+    const value = { a: ['x', { b: 'y' }, ['x']], c: 'x' };
+    packFacts(value as unknown as typeof facts, new Map([['x', 'X'], ['y', 'Y']]));
+    assert.deepEqual(value, { a: ['X', { b: 'Y' }, ['X']], c: 'X' });
   });
 });
