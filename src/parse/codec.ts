@@ -124,9 +124,10 @@ export function packFacts(facts: FileFacts, table?: StringTable): Uint8Array {
           open.push(v);
           for (let i = 0; i < v.length; i++) {
             const x: unknown = v[i];
+            // Assigned even when equal: the table's copy is another string (flat, tied to no text).
             if (typeof x === 'string') {
               const kept = str(x);
-              if (kept !== x) v[i] = kept;
+              if (table) v[i] = kept;
             } else put(x);
           }
           open.pop();
@@ -151,7 +152,7 @@ export function packFacts(facts: FileFacts, table?: StringTable): Uint8Array {
             const x = r[k];
             if (typeof x === 'string') {
               const kept = str(x);
-              if (kept !== x) r[k] = kept;
+              if (table) r[k] = kept;
             } else put(x);
           }
           open.pop();

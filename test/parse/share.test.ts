@@ -54,6 +54,18 @@ describe('shareStrings', () => {
     assert.ok(strings.length > 10, 'the facts have strings');
     for (const str of strings) assert.ok(str.endsWith('\u0001'), `${JSON.stringify(str)} was replaced`);
     assert.deepEqual(unpackFacts(tokens), probe, 'the bytes hold the replaced strings');
+    // The very copies, not equal strings: sliced from a text with a char beyond Latin-1, a name takes
+    // two bytes a char (and keeps the text alive); the table's copy takes one. node:v8 writes what it holds.
+    const wide = Buffer.from('package p\n\n// ☃\nfunc startTheHousekeeping(podStatusProvider string) { syncTheLoopOnce(podStatusProvider) }\n\nfunc syncTheLoopOnce(podStatusProvider string) {}\n');
+    const sliced = extractFile('p/w.go', wide);
+    const copied = shareStrings(extractFile('p/w.go', wide), new Map());
+    packFacts(sliced, new Map());
+    assert.deepEqual(serialize(sliced), serialize(copied), 'packFacts left the strings sliced from the text');
+    const text = '☃ podStatusProviderName';
+    const inArrays = { names: [text.slice(2), [text.slice(2)]], one: text.slice(2) };
+    packFacts(inArrays as unknown as typeof facts, new Map());
+    const flat = 'podStatusProviderName';
+    assert.deepEqual(serialize(inArrays), serialize({ names: [flat, [flat]], one: flat }), 'strings in arrays are the copies too');
     // Strings straight inside arrays too (a record's list of names).
     const value = { a: ['x', { b: 'y' }, ['x']], c: 'x' };
     packFacts(value as unknown as typeof facts, new Map([['x', 'X'], ['y', 'Y']]));
