@@ -14,7 +14,6 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ownCopy, workingCopy } from './working-copy.js';
-import { cliNodeOptions } from './node-options.js';
 import Parser from 'tree-sitter';
 import Go from 'tree-sitter-go';
 import { buildIndex } from '../index/build.js';
@@ -23,8 +22,6 @@ import { computeScope, defaultBuildContext, openTree, resolveSourceDir, type Sco
 
 const self = fileURLToPath(import.meta.url);
 const bin = resolve(self, '..', '..', '..', '..', 'bin', 'kubelet-atlas.cjs');
-// Every child is started with the options the CLI's entry gives node, as a user's command is.
-const nodeOptions = cliNodeOptions(bin);
 
 function arg(name: string): string | undefined {
   const i = process.argv.indexOf(name);
@@ -132,13 +129,13 @@ function child(): number {
 }
 
 function runChild<T = ChildReport>(args: string[], mode = '--child'): T {
-  const out = execFileSync(process.execPath, [...nodeOptions, self, mode, ...args], { maxBuffer: 64 * 1024 * 1024, stdio: ['ignore', 'pipe', 'inherit'] });
+  const out = execFileSync(process.execPath, [self, mode, ...args], { maxBuffer: 64 * 1024 * 1024, stdio: ['ignore', 'pipe', 'inherit'] });
   return JSON.parse(out.toString()) as T;
 }
 
 function timeCommand(argv: string[]): number {
   const t = performance.now();
-  const r = spawnSync(process.execPath, [...nodeOptions, ...argv], { stdio: 'ignore' });
+  const r = spawnSync(process.execPath, argv, { stdio: 'ignore' });
   if (r.status !== 0 && r.status !== 1) throw new Error(`${argv.join(' ')} exited with ${r.status}`);
   return performance.now() - t;
 }
@@ -205,7 +202,6 @@ async function measure(source: string, root: string): Promise<number> {
   const out = (s: string) => process.stdout.write(s);
   out(`bench: ${source} (${runs} runs; native parser ${nativeParserInUse() ? 'in use' : 'NOT built: bindings only'})\n`);
   out(`builds run on a working copy of its Go files (${root}); one-file edits write ${EDITED} there, in place\n`);
-  out(`every child runs node ${nodeOptions.join(' ') || 'with no option'}, as the CLI's entry line does\n`);
   out(`${firstTouch()}\n`);
   const fmt = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
   const list = (xs: number[]) => xs.map((x) => (x / 1000).toFixed(2)).join(', ');
@@ -286,7 +282,7 @@ async function measure(source: string, root: string): Promise<number> {
   // Whole commands on a warm index (the user's cache), against node starting and doing nothing.
   out('\nqueries, whole commands on a warm index (ms)\n');
   const src = ['--source', source, ...(tags ? ['--tags', tags] : [])];
-  spawnSync(process.execPath, [...nodeOptions, bin, 'index', ...src], { stdio: 'ignore' });
+  spawnSync(process.execPath, [bin, 'index', ...src], { stdio: 'ignore' });
   const commands: [string, string[]][] = [
     ['node -e 0 (baseline)', ['-e', '0']],
     ['callers Kubelet.syncLoopIteration', [bin, 'callers', 'Kubelet.syncLoopIteration', ...src]],
@@ -330,7 +326,7 @@ async function watchRows(a: {
   out: (s: string) => void; fmt: (ms: number) => string; list: (xs: number[]) => string;
 }): Promise<void> {
   const cache = mkdtempSync(join(tmpdir(), 'ka-bench-watch-'));
-  const child = spawn(process.execPath, [...nodeOptions, bin, 'index', '--watch', '--json', '--source', a.root, '--scope', a.scope, '--cache-dir', cache, ...(a.tags ? ['--tags', a.tags] : [])], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [bin, 'index', '--watch', '--json', '--source', a.root, '--scope', a.scope, '--cache-dir', cache, ...(a.tags ? ['--tags', a.tags] : [])], { stdio: ['ignore', 'pipe', 'inherit'] });
   const lines: WatchLine[] = [];
   let wake: (() => void) | undefined;
   createInterface({ input: child.stdout }).on('line', (l) => {
