@@ -5,8 +5,9 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
-import { relative, resolve } from 'node:path';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, relative, resolve } from 'node:path';
 import { goFiles } from '../helpers/wants.js';
 import { extractAll, extractFile, nativeParserInUse, newClock, unpackFacts } from '../../src/parse/index.js';
 import { editBetween } from '../../src/parse/flat.js';
@@ -14,15 +15,15 @@ import { editBetween } from '../../src/parse/flat.js';
 const fixtures = resolve('test/fixtures/go');
 const files = goFiles(fixtures).map((abs) => ({ path: relative(fixtures, abs), bytes: readFileSync(abs) }));
 
-/** Runs extraction of the fixtures in a child process and returns one JSON line per file. */
-function extractIn(env: NodeJS.ProcessEnv): { native: boolean; facts: string[] } {
+/** Runs extraction of the Go files under `root` (the fixtures) in a child process and returns one JSON line per file. */
+function extractIn(env: NodeJS.ProcessEnv, root = fixtures): { native: boolean; facts: string[] } {
   const script = `
     import { readFileSync } from 'node:fs';
     import { extractFile, nativeParserInUse } from ${JSON.stringify(resolve('dist/src/parse/index.js'))};
     const files = JSON.parse(process.argv[1]);
     const facts = files.map(([path, abs]) => JSON.stringify(extractFile(path, readFileSync(abs))));
     process.stdout.write(JSON.stringify({ native: nativeParserInUse(), facts }));`;
-  const args = JSON.stringify(goFiles(fixtures).map((abs) => [relative(fixtures, abs), abs]));
+  const args = JSON.stringify(goFiles(root).map((abs) => [relative(root, abs), abs]));
   const out = execFileSync(process.execPath, ['--input-type=module', '-e', script, args], { env: { ...process.env, ...env }, maxBuffer: 256 * 1024 * 1024 });
   return JSON.parse(out.toString()) as { native: boolean; facts: string[] };
 }
@@ -39,6 +40,27 @@ describe('parse paths', () => {
     assert.equal(bindings.native, false);
     assert.ok(native.facts.length >= 40);
     native.facts.forEach((f, i) => assert.equal(f, bindings.facts[i], `facts differ for file ${i}`));
+  });
+
+  it('the native addon and the bindings extract identical facts from broken files (errors, missing nodes, hidden nodes cut short)', (t) => {
+    if (!nativeParserInUse()) {
+      t.skip('the native parser was not built here (npm install builds it with node-gyp); only the bindings are in use');
+      return;
+    }
+    // Each fixture cut at a few points, with a tail that opens what it does not close.
+    const dir = mkdtempSync(join(tmpdir(), 'ka-broken-'));
+    let n = 0;
+    for (const f of files) {
+      const text = f.bytes.toString('utf8');
+      for (const cut of [0.3, 0.55, 0.8]) {
+        writeFileSync(join(dir, `${n++}.go`), text.slice(0, Math.floor(text.length * cut)) + '\n}) x := [\n\tfunc(');
+      }
+    }
+    const native = extractIn({ KUBELET_ATLAS_NATIVE: '1' }, dir);
+    const bindings = extractIn({ KUBELET_ATLAS_NATIVE: '0' }, dir);
+    assert.equal(native.facts.length, n);
+    assert.ok(native.facts.filter((f) => f.includes('"syntax"')).length > n / 2, 'most files have syntax errors');
+    native.facts.forEach((f, i) => assert.equal(f, bindings.facts[i], `facts differ for broken file ${i}`));
   });
 
   it('a file parsed again from its kept tree gives the facts a parse from nothing gives, edit after edit', (t) => {

@@ -253,6 +253,108 @@ static int64_t find_node(const Words *b, uint32_t count, uint32_t start, uint32_
   return -1;
 }
 
+/* One node whose children flatten() is going through: the visible node it emitted last (`parent`), or
+   a hidden node, whose children are the children of its nearest visible ancestor. */
+typedef struct {
+  const Subtree *kids;
+  uint32_t i, n, structural, pos, parent;
+  TSFieldId inherited; /* a hidden node's field, which its visible descendants without one of their own take */
+  const TSSymbol *aliases;
+  const TSFieldMapEntry *fields, *fields_end;
+} Frame;
+
+static int open_frame(Frame **frames, size_t *cap, size_t *depth, const TSLanguage *lang, Subtree sub, uint32_t pos, uint32_t parent, TSFieldId inherited) {
+  if (*depth == *cap) {
+    size_t bigger = *cap ? *cap * 2 : 256;
+    Frame *f = realloc(*frames, bigger * sizeof(Frame));
+    if (!f) return 0;
+    *frames = f;
+    *cap = bigger;
+  }
+  Frame *f = &(*frames)[(*depth)++];
+  f->kids = ts_subtree_children(sub);
+  f->i = 0;
+  f->n = sub.ptr->child_count;
+  f->structural = 0;
+  f->pos = pos;
+  f->parent = parent;
+  f->inherited = inherited;
+  f->aliases = ts_language_alias_sequence(lang, sub.ptr->production_id);
+  ts_language_field_map(lang, sub.ptr->production_id, &f->fields, &f->fields_end);
+  return 1;
+}
+
+/*
+ * Appends the tree's nodes to `b` in preorder (the layout at the top of this file), reading its subtrees
+ * directly: what a TSTreeCursor walk with ts_tree_cursor_current_node, _field_id, ts_node_symbol,
+ * _is_named and _is_missing gives, for about a third of its instructions (a cursor finds a node's field
+ * by walking back up its stack, and makes a child iterator at every step). The rules are the cursor's
+ * (tree_cursor.c): a child is visible when its subtree is or its parent's production aliases it (extras
+ * are never aliased); a hidden child with visible descendants is gone through in place; a node's field
+ * is the one its parent's production gives its slot (not an inherited entry), else that of the nearest
+ * hidden ancestor's slot, stopping at an extra. Positions are the parent's start plus the sizes of the
+ * children before and the paddings of those after the first.
+ */
+static int flatten(State *st, TSTree *tree, Words *b, uint32_t *count) {
+  const TSLanguage *lang = st->lang;
+  Subtree root = tree->root;
+  uint32_t pos = ts_subtree_padding(root).bytes;
+  TSSymbol sym = ts_language_public_symbol(lang, ts_subtree_symbol(root));
+  int named = ts_subtree_named(root), missing = ts_subtree_missing(root);
+  if (!(named || missing || (sym < st->symbols && st->keep[sym]))) return 1;
+  if (!(push(b, (uint32_t)sym | ((uint32_t)named << 24) | ((uint32_t)missing << 25)) && push(b, pos / 2) &&
+        push(b, (pos + ts_subtree_size(root).bytes) / 2) && push(b, 0xffffffffu))) return 0;
+  *count = 1;
+  if ((sym < st->symbols && st->leaf[sym]) || ts_subtree_visible_child_count(root) == 0) return 1;
+  Frame *frames = NULL;
+  size_t cap = 0, depth = 0;
+  int ok = open_frame(&frames, &cap, &depth, lang, root, pos, 0, 0);
+  while (ok && depth) {
+    Frame *f = &frames[depth - 1];
+    if (f->i == f->n) {
+      depth--;
+      continue;
+    }
+    Subtree c = f->kids[f->i];
+    if (f->i > 0) f->pos += ts_subtree_padding(c).bytes;
+    uint32_t at = f->pos;
+    f->pos += ts_subtree_size(c).bytes;
+    f->i++;
+    int extra = ts_subtree_extra(c);
+    TSSymbol alias = 0;
+    TSFieldId field = 0;
+    if (!extra) {
+      if (f->aliases) alias = f->aliases[f->structural];
+      for (const TSFieldMapEntry *m = f->fields; m < f->fields_end; m++) {
+        if (!m->inherited && m->child_index == f->structural) {
+          field = m->field_id;
+          break;
+        }
+      }
+      if (!field) field = f->inherited;
+      f->structural++;
+    }
+    if (ts_subtree_visible(c) || alias) {
+      sym = ts_language_public_symbol(lang, alias ? alias : ts_subtree_symbol(c));
+      named = alias ? ts_language_symbol_metadata(lang, alias).named : ts_subtree_named(c);
+      missing = ts_subtree_missing(c);
+      if (!(named || field || missing || (sym < st->symbols && st->keep[sym]))) continue;
+      uint32_t parent = f->parent;
+      ok = push(b, (uint32_t)sym | ((uint32_t)field << 16) | ((uint32_t)named << 24) | ((uint32_t)missing << 25)) &&
+           push(b, at / 2) && push(b, (at + ts_subtree_size(c).bytes) / 2) && push(b, parent);
+      (*count)++;
+      if (ok && !(sym < st->symbols && st->leaf[sym]) && ts_subtree_visible_child_count(c) > 0) {
+        ok = open_frame(&frames, &cap, &depth, lang, c, at, *count - 1, 0);
+      }
+    } else if (ts_subtree_visible_child_count(c) > 0) {
+      /* An extra has no field (the cursor stops at one), so its descendants inherit none. */
+      ok = open_frame(&frames, &cap, &depth, lang, c, at, f->parent, field);
+    }
+  }
+  free(frames);
+  return ok;
+}
+
 /* Copies the last result into `target` if it fits; returns its length in words, negated if it did not fit. */
 static napi_value deliver(napi_env env, State *st, napi_value target) {
   void *data = NULL;
@@ -296,43 +398,7 @@ static napi_value parse(napi_env env, napi_callback_info info) {
   b.len = 0;
   int ok = push(&b, 0) && push(&b, 0);
   uint32_t count = 0;
-  /* Parent index per depth while walking; depth is bounded by the tree's nesting. */
-  uint32_t *stack = NULL;
-  size_t stack_cap = 0, depth = 0;
-  TSTreeCursor cur = ts_tree_cursor_new(ts_tree_root_node(tree));
-  for (;;) {
-    TSNode node = ts_tree_cursor_current_node(&cur);
-    TSSymbol sym = ts_node_symbol(node);
-    int named = ts_node_is_named(node);
-    TSFieldId field = ts_tree_cursor_current_field_id(&cur);
-    int missing = ts_node_is_missing(node);
-    int emit = named || field || missing || (sym < st->symbols && st->keep[sym]);
-    if (emit && ok) {
-      uint32_t parent = depth ? stack[depth - 1] : 0xffffffffu;
-      ok = push(&b, (uint32_t)sym | ((uint32_t)field << 16) | ((uint32_t)named << 24) | ((uint32_t)missing << 25)) &&
-           push(&b, ts_node_start_byte(node) / 2) && push(&b, ts_node_end_byte(node) / 2) && push(&b, parent);
-      count++;
-    }
-    int descend = emit && !(sym < st->symbols && st->leaf[sym]) && ts_tree_cursor_goto_first_child(&cur);
-    if (descend) {
-      if (depth == stack_cap) {
-        stack_cap = stack_cap ? stack_cap * 2 : 256;
-        uint32_t *s = realloc(stack, stack_cap * sizeof(uint32_t));
-        if (!s) { ok = 0; break; }
-        stack = s;
-      }
-      stack[depth++] = count - 1;
-      continue;
-    }
-    int done = 0;
-    while (!ts_tree_cursor_goto_next_sibling(&cur)) {
-      if (!ts_tree_cursor_goto_parent(&cur)) { done = 1; break; }
-      depth--;
-    }
-    if (done) break;
-  }
-  ts_tree_cursor_delete(&cur);
-  free(stack);
+  ok = ok && flatten(st, tree, &b, &count);
   uint32_t captures = 0;
   if (ok) {
     /* A tree without errors cannot match (ERROR) or (MISSING), and the other patterns start within
