@@ -127,7 +127,7 @@ function extractOrThrow(path: string, bytes: Uint8Array, clock: ParseClock | und
     facts.diagnostics.push({ code: 'syntax', message: `tree-sitter could not parse the file: ${(err as Error).message}`, line: 1 });
     return facts;
   }
-  // Valid UTF-8 as long as its text is ASCII: the same offsets in both.
+  // Valid UTF-8 with as many bytes as its text has code units is ASCII: the offsets are the same in both.
   const walk: FileWalk = { funcs: facts.funcs, text, bytes: !diagnostic && bytes.length === text.length ? bytes : undefined };
   let initCount = 0;
   let errors = 0;
