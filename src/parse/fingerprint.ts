@@ -11,7 +11,8 @@
  *   | [<>=!+\-*\/%&|^]= | <<=? | >>=? | &\^=? | \+\+ | -- | \S
  *
  * The scanner walks the UTF-8 bytes instead: every declaration of every file is fingerprinted while it
- * is extracted, and the regular expression's match, the token strings and their join cost more. Fingerprints stored in annotation locks stay valid only while these tokens do not change.
+ * is extracted, and the regular expression's match, the token strings and their join cost more.
+ * Fingerprints stored in annotation locks stay valid only while these tokens do not change.
  */
 import * as crypto from 'node:crypto';
 
@@ -173,18 +174,10 @@ export function fingerprintBytes(source: Uint8Array, start = 0, end = source.len
   // Each token takes its own length and one space at most.
   if (joined.length < 2 * (end - start)) joined = new Uint8Array(2 * (end - start));
   let w = 0;
-  for (let i = start; i < end; ) {
-    if (CLASS[source[i]] === SPACE) {
-      i++;
-      continue;
-    }
-    const to = tokenEnd(source, i, end);
-    if (!comment(source, i, to)) {
-      if (w > 0) joined[w++] = 32;
-      for (let k = i; k < to; k++) joined[w++] = source[k];
-    }
-    i = to;
-  }
+  scan(source, start, end, (from, to) => {
+    if (w > 0) joined[w++] = 32;
+    for (let k = from; k < to; k++) joined[w++] = source[k];
+  });
   return sha1Hex(joined.subarray(0, w)).slice(0, 16);
 }
 
