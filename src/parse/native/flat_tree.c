@@ -284,6 +284,23 @@ static int open_frame(Frame **frames, size_t *cap, size_t *depth, const TSLangua
   return 1;
 }
 
+/* Whether a visible node goes into the array: named, with a field, missing, or a kept anonymous token. */
+static int emitted(const State *st, TSSymbol sym, TSFieldId field, int named, int missing) {
+  return named || field || missing || (sym < st->symbols && st->keep[sym]);
+}
+
+/* Appends an emitted node's four words (the layout at the top of this file; start and end in bytes of
+   UTF-16); 0 when out of memory. */
+static int push_node(Words *b, TSSymbol sym, TSFieldId field, int named, int missing, uint32_t start, uint32_t end, uint32_t parent) {
+  return push(b, (uint32_t)sym | ((uint32_t)field << 16) | ((uint32_t)named << 24) | ((uint32_t)missing << 25)) &&
+         push(b, start / 2) && push(b, end / 2) && push(b, parent);
+}
+
+/* Whether flatten() goes on into an emitted node: its type is not a leaf type, and it has visible children. */
+static int descends(const State *st, TSSymbol sym, Subtree t) {
+  return !(sym < st->symbols && st->leaf[sym]) && ts_subtree_visible_child_count(t) > 0;
+}
+
 /*
  * Appends the tree's nodes to `b` in preorder (the layout at the top of this file), reading its subtrees
  * directly: what a TSTreeCursor walk with ts_tree_cursor_current_node, _field_id, ts_node_symbol,
@@ -301,11 +318,10 @@ static int flatten(State *st, TSTree *tree, Words *b, uint32_t *count) {
   uint32_t pos = ts_subtree_padding(root).bytes;
   TSSymbol sym = ts_language_public_symbol(lang, ts_subtree_symbol(root));
   int named = ts_subtree_named(root), missing = ts_subtree_missing(root);
-  if (!(named || missing || (sym < st->symbols && st->keep[sym]))) return 1;
-  if (!(push(b, (uint32_t)sym | ((uint32_t)named << 24) | ((uint32_t)missing << 25)) && push(b, pos / 2) &&
-        push(b, (pos + ts_subtree_size(root).bytes) / 2) && push(b, 0xffffffffu))) return 0;
+  if (!emitted(st, sym, 0, named, missing)) return 1;
+  if (!push_node(b, sym, 0, named, missing, pos, pos + ts_subtree_size(root).bytes, 0xffffffffu)) return 0;
   *count = 1;
-  if ((sym < st->symbols && st->leaf[sym]) || ts_subtree_visible_child_count(root) == 0) return 1;
+  if (!descends(st, sym, root)) return 1;
   Frame *frames = NULL;
   size_t cap = 0, depth = 0;
   int ok = open_frame(&frames, &cap, &depth, lang, root, pos, 0, 0);
@@ -338,14 +354,10 @@ static int flatten(State *st, TSTree *tree, Words *b, uint32_t *count) {
       sym = ts_language_public_symbol(lang, alias ? alias : ts_subtree_symbol(c));
       named = alias ? ts_language_symbol_metadata(lang, alias).named : ts_subtree_named(c);
       missing = ts_subtree_missing(c);
-      if (!(named || field || missing || (sym < st->symbols && st->keep[sym]))) continue;
-      uint32_t parent = f->parent;
-      ok = push(b, (uint32_t)sym | ((uint32_t)field << 16) | ((uint32_t)named << 24) | ((uint32_t)missing << 25)) &&
-           push(b, at / 2) && push(b, (at + ts_subtree_size(c).bytes) / 2) && push(b, parent);
+      if (!emitted(st, sym, field, named, missing)) continue;
+      ok = push_node(b, sym, field, named, missing, at, at + ts_subtree_size(c).bytes, f->parent);
       (*count)++;
-      if (ok && !(sym < st->symbols && st->leaf[sym]) && ts_subtree_visible_child_count(c) > 0) {
-        ok = open_frame(&frames, &cap, &depth, lang, c, at, *count - 1, 0);
-      }
+      if (ok && descends(st, sym, c)) ok = open_frame(&frames, &cap, &depth, lang, c, at, *count - 1, 0);
     } else if (ts_subtree_visible_child_count(c) > 0) {
       /* An extra has no field (the cursor stops at one), so its descendants inherit none. */
       ok = open_frame(&frames, &cap, &depth, lang, c, at, f->parent, field);
