@@ -28,6 +28,14 @@ export interface SymbolSource {
   withLastName?(name: string): string[];
 }
 
+/**
+ * Whether a later record of an ID takes the place of the one kept so far: the first record of an ID is
+ * kept, unless a later one is in the active build variant and it is not.
+ */
+export function replacesRecord(keptActive: boolean, laterActive: boolean): boolean {
+  return !keptActive && laterActive;
+}
+
 export class SymbolTable {
   private byId = new Map<string, SymbolRecord>();
   private names?: Map<string, SymbolRecord[]>;
@@ -42,7 +50,7 @@ export class SymbolTable {
     this.list = symbols;
     for (const s of symbols) {
       const prev = this.byId.get(s.id);
-      if (!prev || (!prev.active && s.active)) this.byId.set(s.id, s);
+      if (!prev || replacesRecord(prev.active, s.active)) this.byId.set(s.id, s);
     }
   }
 

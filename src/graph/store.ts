@@ -10,7 +10,7 @@
  * in the store but beside it (index/stored.ts), so that a build that keeps the graph leaves it alone.
  */
 import type { Edge, EdgeKind, EdgeMode, Graph, SymbolRecord } from '../model/index.js';
-import { lastName, symbolName } from './lookup.js';
+import { lastName, replacesRecord, symbolName } from './lookup.js';
 import { EDGE_W, firstUse, packGraph, SYM_W, textRuns, type KeptText, type PackedGraph } from './pack.js';
 import type { FileMove } from './remap.js';
 import type { SymbolFields } from '../resolve/index.js';
@@ -60,15 +60,15 @@ export function encodeStoreParts(g: Graph, graph: string, packed: PackedGraph = 
   const S = packed.strings;
   const E = packed.edges;
   const Y = packed.symbols;
-  // One record per ID, the active build variant's, as the symbol table picks it (the first record of
-  // an ID, unless a later one is active and it is not), in the order the IDs first appear.
+  // One record per ID, the active build variant's, as the symbol table picks it (replacesRecord), in
+  // the order the IDs first appear.
   const pick = new Int32Array(S.length).fill(-1);
   const order: number[] = [];
   for (let i = 0, o = 0; o < Y.length; i++, o += SYM_W) {
     const id = Y[o];
     const prev = pick[id];
     if (prev < 0) order.push(id);
-    if (prev < 0 || (Y[prev * SYM_W + 10] !== 1 && Y[o + 10] === 1)) pick[id] = i;
+    if (prev < 0 || replacesRecord(Y[prev * SYM_W + 10] === 1, Y[o + 10] === 1)) pick[id] = i;
   }
   const symbols = order.map((id) => g.symbols[pick[id]]);
   // Node numbers: the symbols' IDs, then each edge's caller and callee, in order of first appearance.

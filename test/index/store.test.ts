@@ -27,6 +27,23 @@ describe('query store', () => {
     stored = { table: new SymbolTable(store), view: new GraphView(store) };
   });
 
+  it('keeps, for an ID with records in several build variants, the active one, in memory and in the store', () => {
+    // The same function declared in two files under different build constraints: one is built here.
+    const base = graph.symbols.find((s) => s.kind === 'func')!;
+    const inactive = { ...base, file: 'other_windows.go', active: false, constraint: 'windows' };
+    const active = { ...base, file: 'other_linux.go', active: true, constraint: 'linux' };
+    const later = { ...base, file: 'third_linux.go', active: true, constraint: 'linux' };
+    const variants: Graph = { ...graph, symbols: [inactive, ...graph.symbols.filter((s) => s.id !== base.id), active, later] };
+    const table = new SymbolTable(variants.symbols);
+    assert.equal(table.get(base.id)?.file, 'other_linux.go', 'the first active record, not the inactive one before it');
+    const store = new SymbolTable(new GraphStore(bufferBytes(encodeStore(variants, 'variants'))));
+    assert.equal(store.get(base.id)?.file, 'other_linux.go');
+    // With none active, the first record stays.
+    const none: Graph = { ...graph, symbols: [inactive, ...graph.symbols.filter((s) => s.id !== base.id), { ...inactive, file: 'x_darwin.go' }] };
+    assert.equal(new SymbolTable(none.symbols).get(base.id)?.file, 'other_windows.go');
+    assert.equal(new SymbolTable(new GraphStore(bufferBytes(encodeStore(none, 'none')))).get(base.id)?.file, 'other_windows.go');
+  });
+
   it('looks up every symbol by ID and the same short forms', () => {
     for (const s of graph.symbols) assert.equal(stored.table.get(s.id)?.id, s.id);
     for (const q of ['Kubelet.syncLoop', '(*Kubelet).syncLoopIteration', 'pleg.GenericPLEG.Relist', 'Relist', 'NewMainKubelet', 'no.such.Thing', 'syncLop']) {
