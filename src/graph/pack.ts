@@ -4,6 +4,7 @@
  */
 import { deserialize, serialize } from 'node:v8';
 import { asBytes, ByteWriter, layoutSections, openSections, viewAs } from './sections.js';
+import { scratch, zeroed } from './scratch.js';
 import type { Edge, EdgeKind, EdgeMode, Graph, SymbolKind, SymbolRecord, UnresolvedSite } from '../model/index.js';
 
 /** The packing's version: a packed graph is read only by the version that wrote it. */
@@ -80,7 +81,16 @@ const UNRES_STRINGS = [0, 1, 3, 4];
  * table's records with their rows in those numbers. A process that packs again and again (the watch)
  * passes the same records, in runs, for what an edit did not change: their rows are copied.
  */
-let kept: { strings: Strings; edges: Kept<Edge>; symbols: Kept<SymbolRecord>; unresolved: Kept<UnresolvedSite> } | undefined;
+let kept: KeptPack | undefined;
+/** The pack kept before `kept`, when the last pack recycled: its rows' memory is the next pack's. */
+let spare: KeptPack | undefined;
+
+interface KeptPack {
+  strings: Strings;
+  edges: Kept<Edge>;
+  symbols: Kept<SymbolRecord>;
+  unresolved: Kept<UnresolvedSite>;
+}
 
 interface Kept<T> {
   items: readonly T[];
@@ -89,10 +99,12 @@ interface Kept<T> {
 
 /**
  * The rows of `items`, `width` ints each, in the kept numbering: runs of records the last pack had
- * copied from its rows, the others made by `make`.
+ * copied from its rows, the others made by `make`; written over `old`'s memory when it has the room
+ * (rows nothing uses any more). Every int of a row is written.
  */
-function keptRows<T extends object>(items: readonly T[], width: number, last: Kept<T> | undefined, make: (x: T, rows: Int32Array, o: number) => void): Int32Array {
-  const rows = new Int32Array(items.length * width);
+function keptRows<T extends object>(items: readonly T[], width: number, last: Kept<T> | undefined, make: (x: T, rows: Int32Array, o: number) => void, old?: Kept<T>): Int32Array {
+  const n = items.length * width;
+  const rows = old && old.rows.buffer.byteLength >= n * 4 ? new Int32Array(old.rows.buffer, 0, n) : new Int32Array(n);
   runsOf(items, last?.items, (i) => make(items[i], rows, i * width), (i, j, n) => rows.set(last!.rows.subarray(j * width, (j + n) * width), i * width));
   return rows;
 }
@@ -148,17 +160,21 @@ export interface KeptText<T> {
   items: readonly T[];
   bytes: Buffer;
   start: Uint32Array;
+  /** The memory `bytes` were written in, theirs alone (see ByteWriter.memory): a later textRuns' spare. */
+  memory?: Buffer;
 }
 
 /**
  * The UTF-8 texts of `items` (`text(i)` for item i) laid end to end, with where each starts: runs of
  * the records `last` had (see runsOf) are copied from its bytes, the others written. `capacity` is
  * the first size of the buffer when there is no `last`; `also` carries a caller's own values per item
- * along the same runs.
+ * along the same runs. `spare`, a text made before `last` that nothing uses any more, gives its memory
+ * to write in (see scratch.ts).
  */
-export function textRuns<T>(items: readonly T[], last: KeptText<T> | undefined, text: (i: number) => string, capacity: number, also: { made?(i: number): void; run?(i: number, j: number, n: number): void } = {}): KeptText<T> {
-  const out = new ByteWriter(last ? last.bytes.length + (1 << 20) : capacity);
-  const start = new Uint32Array(items.length + 1);
+export function textRuns<T>(items: readonly T[], last: KeptText<T> | undefined, text: (i: number) => string, capacity: number, also: { made?(i: number): void; run?(i: number, j: number, n: number): void } = {}, spare?: KeptText<T>): KeptText<T> {
+  const out = new ByteWriter(last ? last.bytes.length + (1 << 20) : capacity, spare?.memory);
+  const n = items.length + 1;
+  const start = spare && spare.start.buffer.byteLength >= n * 4 ? new Uint32Array(spare.start.buffer, 0, n) : new Uint32Array(n);
   runsOf(
     items,
     last?.items,
@@ -175,17 +191,21 @@ export function textRuns<T>(items: readonly T[], last: KeptText<T> | undefined, 
     },
   );
   start[items.length] = out.length;
-  return { items, bytes: out.bytes(), start };
+  return { items, bytes: out.bytes(), start, memory: out.memory() };
 }
 
 /**
  * The graph as a string table and integer columns. The strings are numbered in the order the rows
  * first use them (edges, then symbols, then unresolved sites; each row's string columns left to
  * right), so the same graph always packs to the same bytes, whatever was packed before it. With
- * `keep`, what the pack made is kept for the next one (see kept); else nothing is.
+ * `keep`, what the pack made is kept for the next one (see kept); else nothing is. With `recycle`
+ * (and `keep`), the columns are written over the last pack's (see scratch.ts): the caller is done with
+ * the packed graph before it packs again.
  */
-export function packGraph(g: Graph, opts: { keep?: boolean } = {}): PackedGraph {
+export function packGraph(g: Graph, opts: { keep?: boolean; recycle?: boolean } = {}): PackedGraph {
   const last = kept;
+  const recycle = opts.keep && opts.recycle;
+  const old = recycle ? spare : undefined;
   const s = last?.strings ?? new Strings();
   const [caller, callee, kind, mode, file, how] = [column(s), column(s), column(s), column(s), column(s), column(s)];
   const edges = keptRows(g.edges, EDGE_W, last?.edges, (e, rows, o) => {
@@ -197,7 +217,7 @@ export function packGraph(g: Graph, opts: { keep?: boolean } = {}): PackedGraph 
     rows[o + 5] = e.line;
     rows[o + 6] = how(e.how);
     rows[o + 7] = Math.round(e.confidence * 1000);
-  });
+  }, old?.edges);
   const [symKind, pkg, symFile, constraint, parent] = [column(s), column(s), column(s), column(s), column(s)];
   const symbols = keptRows(g.symbols, SYM_W, last?.symbols, (x, rows, o) => {
     rows[o] = s.id(x.id);
@@ -215,17 +235,19 @@ export function packGraph(g: Graph, opts: { keep?: boolean } = {}): PackedGraph 
     rows[o + 12] = parent(x.parent);
     const extra = extraJson(x);
     rows[o + 13] = extra === undefined ? -1 : s.id(extra);
-  });
+  }, old?.symbols);
   const unresolved = keptRows(g.unresolved, UNRES_W, last?.unresolved, (u, rows, o) => {
     rows[o] = s.id(u.caller);
     rows[o + 1] = s.id(u.file);
     rows[o + 2] = u.line;
     rows[o + 3] = s.id(u.callee);
     rows[o + 4] = s.id(u.reason);
-  });
+  }, old?.unresolved);
   // Kept for the next pack when asked (a process that packs again and again), unless the strings no
   // longer in use outnumber those in use.
-  const out = renumber(s.list, [[edges, EDGE_W, EDGE_STRINGS], [symbols, SYM_W, SYM_STRINGS], [unresolved, UNRES_W, UNRES_STRINGS]]);
+  const out = renumber(s.list, [[edges, EDGE_W, EDGE_STRINGS], [symbols, SYM_W, SYM_STRINGS], [unresolved, UNRES_W, UNRES_STRINGS]], recycle);
+  // The rows of the last pack are read no more: their memory is the next recycling pack's.
+  spare = recycle ? last : undefined;
   kept = !opts.keep || s.list.length > 2 * out.strings.length + 4096 ? undefined : { strings: s, edges: { items: g.edges, rows: edges }, symbols: { items: g.symbols, rows: symbols }, unresolved: { items: g.unresolved, rows: unresolved } };
   const { root, modulePath, context, channels, goroutines, diagnostics, stats } = g;
   return { v: PACK_VERSION, strings: out.strings, edges: out.tables[0], symbols: out.tables[1], unresolved: out.tables[2], rest: { root, modulePath, context, channels, goroutines, diagnostics, stats } };
@@ -233,12 +255,13 @@ export function packGraph(g: Graph, opts: { keep?: boolean } = {}): PackedGraph 
 
 /**
  * Tables in kept numbering renumbered, strings in the order the rows first use them (see packGraph):
- * copies of the tables, and the strings they use.
+ * copies of the tables (in recycled memory with `recycle`), and the strings they use.
  */
-function renumber(list: readonly string[], tables: [rows: Int32Array, width: number, columns: number[]][]): { strings: string[]; tables: Int32Array[] } {
-  const { id, list: strings } = firstUse(list);
-  const out = tables.map(([rows, width, columns]) => {
-    const copy = rows.slice();
+function renumber(list: readonly string[], tables: [rows: Int32Array, width: number, columns: number[]][], recycle?: boolean): { strings: string[]; tables: Int32Array[] } {
+  const { id, list: strings } = firstUse(list, 'pack.firstUse', recycle);
+  const out = tables.map(([rows, width, columns], k) => {
+    const copy = scratch(Int32Array, `pack.table${k}`, rows.length, recycle);
+    copy.set(rows);
     for (let o = 0; o < copy.length; o += width) {
       for (const c of columns) if (copy[o + c] >= 0) copy[o + c] = id(copy[o + c]);
     }
@@ -247,9 +270,12 @@ function renumber(list: readonly string[], tables: [rows: Int32Array, width: num
   return { strings, tables: out };
 }
 
-/** Numbers for some of the strings `S`, in the order `id` is first asked for them; `list` holds them in that order. */
-export function firstUse(S: readonly string[]): { id: (sid: number) => number; list: string[] } {
-  const number = new Int32Array(S.length).fill(-1);
+/**
+ * Numbers for some of the strings `S`, in the order `id` is first asked for them; `list` holds them in
+ * that order. With `recycle`, its table is slot `slot`'s memory (see scratch.ts).
+ */
+export function firstUse(S: readonly string[], slot = '', recycle?: boolean): { id: (sid: number) => number; list: string[] } {
+  const number = scratch(Int32Array, slot, S.length, recycle).fill(-1);
   const list: string[] = [];
   const id = (sid: number): number => {
     let n = number[sid];
@@ -339,11 +365,13 @@ export function summarize(p: PackedGraph): GraphSummary {
 const PACKED_MAGIC = 'KAP2';
 const COLUMNS = ['edges', 'symbols', 'unresolved'] as const;
 
-export function encodePacked(p: PackedGraph, opts: { keep?: boolean } = {}): Buffer[] {
-  const { text, ends, byteEnds } = stringText(p.strings, opts.keep === true);
+/** With `recycle` (and `keep`), the bytes are made in the memory of the last encode's (see scratch.ts). */
+export function encodePacked(p: PackedGraph, opts: { keep?: boolean; recycle?: boolean } = {}): Buffer[] {
+  const recycle = opts.keep === true && opts.recycle === true;
+  const { text, ends, byteEnds } = stringText(p.strings, opts.keep === true, recycle);
   // The strings that name files, with their ids: what moving a file's lines looks up (see remapPackedBytes).
   const files: number[] = [];
-  const seen = new Uint8Array(p.strings.length);
+  const seen = zeroed(Uint8Array, 'packed.seen', p.strings.length, recycle);
   for (const [col, width, at] of [[p.edges, EDGE_W, EDGE_LINE.file], [p.symbols, SYM_W, SYM_LINES.file], [p.unresolved, UNRES_W, UNRES_LINE.file]] as const) {
     for (let o = at; o < col.length; o += width) {
       const id = col[o];
@@ -363,25 +391,28 @@ export function encodePacked(p: PackedGraph, opts: { keep?: boolean } = {}): Buf
   ]);
 }
 
-/** The last string table encodePacked was asked to keep, with its text (see stringText). */
+/** The last string table encodePacked was asked to keep, with its text (see stringText), and the one before it when recycling. */
 let lastText: KeptText<string> | undefined;
+let spareText: KeptText<string> | undefined;
 
 /**
  * The string table as one UTF-8 text, with each string's end in code units and in bytes. With `keep`,
  * the table and its text are kept for the next call: runs of the same strings (an edit adds or drops
  * a few) are then copied from the last text rather than encoded again (see textRuns).
  */
-function stringText(strings: string[], keep: boolean): { text: Buffer; ends: Uint32Array; byteEnds: Uint32Array } {
-  const ends = new Uint32Array(strings.length);
+function stringText(strings: string[], keep: boolean, recycle: boolean): { text: Buffer; ends: Uint32Array; byteEnds: Uint32Array } {
+  const ends = scratch(Uint32Array, 'packed.ends', strings.length, recycle);
   let end = 0;
   strings.forEach((x, i) => {
     ends[i] = end += x.length;
   });
   const last = keep ? lastText : undefined;
   if (last) {
-    lastText = textRuns(strings, last, (i) => strings[i], 0);
+    lastText = textRuns(strings, last, (i) => strings[i], 0, {}, recycle ? spareText : undefined);
+    spareText = recycle ? last : undefined;
     return { text: lastText.bytes, ends, byteEnds: lastText.start.subarray(1) };
   }
+  spareText = undefined;
   const text = Buffer.from(strings.join(''));
   // As many bytes as code units: every string is ASCII, and the byte ends are the ends.
   let byteEnds = ends;

@@ -73,8 +73,8 @@ export function openSections<H extends { sections: Record<string, [number, numbe
   };
 }
 
-type Words = Int32Array | Uint32Array | Float64Array;
-interface WordsType<T extends Words> {
+export type Words = Int32Array | Uint32Array | Float64Array | Uint8Array;
+export interface WordsType<T extends Words> {
   new (length: number): T;
   new (buffer: ArrayBufferLike, byteOffset: number, length: number): T;
   readonly BYTES_PER_ELEMENT: number;
@@ -103,8 +103,10 @@ export class ByteWriter {
   private buf: Buffer;
   length = 0;
 
-  constructor(capacity: number) {
-    this.buf = Buffer.allocUnsafe(Math.max(capacity, 1024));
+  /** `into`: memory to write in (see memory) instead of `capacity` new bytes; new memory is taken when it is full. */
+  constructor(capacity: number, into?: Buffer) {
+    // Never from Buffer's shared pool: the memory is the writer's alone, so it can be written over again.
+    this.buf = into ?? Buffer.allocUnsafeSlow(Math.max(capacity, 1024));
   }
 
   write(s: string): void {
@@ -123,9 +125,14 @@ export class ByteWriter {
     return this.buf.subarray(0, this.length);
   }
 
+  /** All the memory the writer wrote in (bytes and the room after them): a later writer's `into`. */
+  memory(): Buffer {
+    return this.buf;
+  }
+
   private grow(need: number): void {
     if (need <= this.buf.length) return;
-    const bigger = Buffer.allocUnsafe(Math.max(need, this.buf.length * 2));
+    const bigger = Buffer.allocUnsafeSlow(Math.max(need, this.buf.length * 2));
     this.buf.copy(bigger, 0, 0, this.length);
     this.buf = bigger;
   }

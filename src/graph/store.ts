@@ -15,6 +15,7 @@ import { EDGE_W, firstUse, packGraph, SYM_W, textRuns, type KeptText, type Packe
 import type { FileMove } from './remap.js';
 import type { SymbolFields } from '../resolve/index.js';
 import { align8, asBytes, layoutSections, openSections, viewAs, type OpenedSections } from './sections.js';
+import { scratch, zeroed } from './scratch.js';
 
 const MAGIC = 'KAQ5';
 const KINDS: EdgeKind[] = ['static', 'interface', 'method-value', 'func-value', 'closure'];
@@ -56,13 +57,15 @@ export function encodeStore(g: Graph, graph: string): Buffer {
  * already, so nodes, files and hows are numbered by array lookups, not string maps. Without `keep`,
  * nothing is kept for the next encode (the records' JSON, the names' sections and ranking).
  */
-export function encodeStoreParts(g: Graph, graph: string, packed: PackedGraph = packGraph(g), opts: { keep?: boolean } = { keep: true }): Buffer[] {
+export function encodeStoreParts(g: Graph, graph: string, packed: PackedGraph = packGraph(g), opts: { keep?: boolean; recycle?: boolean } = { keep: true }): Buffer[] {
+  // With `recycle` (and `keep`), the arrays are the last encode's memory (see scratch.ts).
+  const recycle = opts.keep !== false && opts.recycle === true;
   const S = packed.strings;
   const E = packed.edges;
   const Y = packed.symbols;
   // One record per ID, the active build variant's, as the symbol table picks it (replacesRecord), in
   // the order the IDs first appear.
-  const pick = new Int32Array(S.length).fill(-1);
+  const pick = scratch(Int32Array, 'store.pick', S.length, recycle).fill(-1);
   const order: number[] = [];
   for (let i = 0, o = 0; o < Y.length; i++, o += SYM_W) {
     const id = Y[o];
@@ -72,37 +75,38 @@ export function encodeStoreParts(g: Graph, graph: string, packed: PackedGraph = 
   }
   const symbols = order.map((id) => g.symbols[pick[id]]);
   // Node numbers: the symbols' IDs, then each edge's caller and callee, in order of first appearance.
-  const { id: node, list: names } = firstUse(S);
+  const { id: node, list: names } = firstUse(S, 'store.nodes', recycle);
   for (const id of order) node(id);
   const count = E.length / EDGE_W;
-  const from = new Int32Array(count);
-  const to = new Int32Array(count);
+  const from = scratch(Int32Array, 'store.from', count, recycle);
+  const to = scratch(Int32Array, 'store.to', count, recycle);
   for (let k = 0, o = 0; k < count; k++, o += EDGE_W) {
     from[k] = node(E[o]);
     to[k] = node(E[o + 1]);
   }
   // Each edge's kind*8+mode, from the few strings that name kinds and modes: each string's place in
   // KINDS or MODES looked up once (-2: not looked up yet).
-  const kindCodes = new Int32Array(S.length).fill(-2);
-  const modeCodes = new Int32Array(S.length).fill(-2);
+  const kindCodes = scratch(Int32Array, 'store.kinds', S.length, recycle).fill(-2);
+  const modeCodes = scratch(Int32Array, 'store.modes', S.length, recycle).fill(-2);
   const code = (sid: number, list: readonly string[], codes: Int32Array) => (codes[sid] !== -2 ? codes[sid] : (codes[sid] = list.indexOf(S[sid])));
-  const kindMode = new Int32Array(count);
+  const kindMode = scratch(Int32Array, 'store.kindMode', count, recycle);
   for (let k = 0, o = 0; k < count; k++, o += EDGE_W) kindMode[k] = code(E[o + 2], KINDS, kindCodes) * 8 + code(E[o + 3], MODES, modeCodes);
   // The file and how strings, numbered in the order the adjacency arrays first use them.
-  const { id: string, list: strings } = firstUse(S);
+  const { id: string, list: strings } = firstUse(S, 'store.strings', recycle);
   // Names ranked once in locale order, so the sorts below compare integers, not strings, and still
   // give the order compareCallers/compareCallees give (names that compare equal share a rank).
-  const named = nameSections(names, symbols.length);
+  const named = nameSections(names, symbols.length, recycle);
   const rank = named.rank;
-  const adjacency = (key: Int32Array, other: Int32Array, compare: (a: number, b: number) => number) => {
+  const adjacency = (slot: string, key: Int32Array, other: Int32Array, compare: (a: number, b: number) => number) => {
     // Edge numbers grouped by node (counting sort), then each group sorted.
-    const start = new Uint32Array(names.length + 1);
+    const start = zeroed(Uint32Array, `store.${slot}Start`, names.length + 1, recycle);
     for (let k = 0; k < count; k++) start[key[k] + 1]++;
     for (let i = 0; i < names.length; i++) start[i + 1] += start[i];
-    const fill = start.slice(0, names.length);
-    const ids = new Int32Array(count);
+    const fill = scratch(Uint32Array, 'store.fill', names.length, recycle);
+    fill.set(start.subarray(0, names.length));
+    const ids = scratch(Int32Array, 'store.ids', count, recycle);
     for (let k = 0; k < count; k++) ids[fill[key[k]]++] = k;
-    const data = new Int32Array(count * W);
+    const data = scratch(Int32Array, `store.${slot}Data`, count * W, recycle);
     for (let i = 0; i < names.length; i++) {
       const group = ids.subarray(start[i], start[i + 1]);
       if (group.length > 1) group.sort(compare);
@@ -124,18 +128,20 @@ export function encodeStoreParts(g: Graph, graph: string, packed: PackedGraph = 
   // confidences in hundredths.
   const confidence = (k: number) => E[k * EDGE_W + 7];
   const line = (k: number) => E[k * EDGE_W + 5];
-  const out = adjacency(from, to, (a, b) => confidence(b) - confidence(a) || rank[to[a]] - rank[to[b]] || line(a) - line(b));
-  const inn = adjacency(to, from, (a, b) => rank[from[a]] - rank[from[b]] || line(a) - line(b));
-  const { json, jsonStart } = symbolRecords(symbols);
+  const out = adjacency('out', from, to, (a, b) => confidence(b) - confidence(a) || rank[to[a]] - rank[to[b]] || line(a) - line(b));
+  const inn = adjacency('in', to, from, (a, b) => rank[from[a]] - rank[from[b]] || line(a) - line(b));
+  const { json, jsonStart } = symbolRecords(symbols, recycle);
+  // What a path search walks: each out-edge's target alone, complemented (~n) for a reference edge,
+  // a sixth of outData's bytes.
+  const outTargets = scratch(Int32Array, 'store.outTargets', count, recycle);
+  for (let j = 0; j < count; j++) outTargets[j] = (out.data[j * W + 1] & 7) === REF ? ~out.data[j * W] : out.data[j * W];
   const sections: [string, Buffer][] = [
     ...named.sections,
     ['symbolJson', json],
     ['symbolStart', asBytes(jsonStart)],
     ['outStart', asBytes(out.start)],
     ['outData', asBytes(out.data)],
-    // What a path search walks: each out-edge's target alone, complemented (~n) for a reference edge,
-    // a sixth of outData's bytes.
-    ['outTargets', asBytes(Int32Array.from({ length: count }, (_, j) => (out.data[j * W + 1] & 7) === REF ? ~out.data[j * W] : out.data[j * W]))],
+    ['outTargets', asBytes(outTargets)],
     ['inStart', asBytes(inn.start)],
     ['inData', asBytes(inn.data)],
     // The file and how strings are a section of their own, read only when an edge is printed: the
@@ -143,12 +149,13 @@ export function encodeStoreParts(g: Graph, graph: string, packed: PackedGraph = 
     ['strings', Buffer.from(JSON.stringify(strings))],
   ];
   // A process that encodes once (no watch) keeps nothing for a next encode.
-  if (!opts.keep) lastRecords = lastNamed = ranked = undefined;
+  if (!opts.keep) lastRecords = spareRecords = lastNamed = spareNames = ranked = undefined;
   return layout({ v: 1, graph, nodes: names.length, symbols: symbols.length, stats: g.stats, sections: {} }, sections);
 }
 
-/** The last encode's records and their JSON bytes (see symbolRecords). */
+/** The last encode's records and their JSON bytes (see symbolRecords), and the encode's before when recycling. */
 let lastRecords: KeptText<SymbolRecord> | undefined;
+let spareRecords: KeptText<SymbolRecord> | undefined;
 
 /**
  * The records' JSON, one after another, and where each starts (one more entry: the end). A process
@@ -156,13 +163,17 @@ let lastRecords: KeptText<SymbolRecord> | undefined;
  * edit did not change, in runs in the same order: each run of records the last encode wrote is copied
  * from its bytes at once, and only the others are made into JSON (see textRuns).
  */
-function symbolRecords(symbols: SymbolRecord[]): { json: Buffer; jsonStart: Uint32Array } {
-  lastRecords = textRuns(symbols, lastRecords, (i) => JSON.stringify(symbols[i]), symbols.length * 512);
+function symbolRecords(symbols: SymbolRecord[], recycle: boolean): { json: Buffer; jsonStart: Uint32Array } {
+  const last = lastRecords;
+  lastRecords = textRuns(symbols, last, (i) => JSON.stringify(symbols[i]), symbols.length * 512, {}, recycle ? spareRecords : undefined);
+  spareRecords = recycle ? last : undefined;
   return { json: lastRecords.bytes, jsonStart: lastRecords.start };
 }
 
 /** The sections made from the node names alone, and their ranks, kept for the next encode with the same names (see nameSections). */
 let lastNamed: NamedSections | undefined;
+/** The names' text before lastNamed's, when recycling: nothing uses it any more. */
+let spareNames: KeptText<string> | undefined;
 
 interface NamedSections {
   symbols: number;
@@ -182,7 +193,7 @@ interface NamedSections {
  * takes them as the last encode made them. When a few names came or went, the runs of names the last
  * encode had (see textRuns) take their bytes, hashes and last names from it.
  */
-function nameSections(names: string[], symbols: number): NamedSections {
+function nameSections(names: string[], symbols: number, recycle: boolean): NamedSections {
   const last = lastNamed;
   if (last && last.symbols === symbols && last.text.items.length === names.length && last.text.items.every((n, i) => n === names[i])) return last;
   const rank = nameRanks(names);
@@ -197,7 +208,8 @@ function nameSections(names: string[], symbols: number): NamedSections {
       hashes.set(last!.hashes.subarray(j, j + n), i);
       for (let k = 0; k < n; k++) lastNames[i + k] = last!.lastNames[j + k];
     },
-  });
+  }, recycle ? spareNames : undefined);
+  spareNames = recycle ? last?.text : undefined;
   // The names section has no newline after the last name; its end is given as if it had (one past).
   const { bytes, start } = text;
   if (names.length === 0) start[0] = 1;

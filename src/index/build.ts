@@ -279,9 +279,9 @@ export function warmIndex(opts: IndexOptions): 'made' | 'had' | 'none' {
  * changed, as later ones do. Writes nothing.
  */
 function primeEncoders(graph: Graph): void {
-  const packed = packGraph(graph, { keep: true });
-  encodePacked(packed, { keep: true });
-  encodeStoreParts(graph, '', packed, { keep: true });
+  const packed = packGraph(graph, { keep: true, recycle: true });
+  encodePacked(packed, { keep: true, recycle: true });
+  encodeStoreParts(graph, '', packed, { keep: true, recycle: true });
 }
 
 /** The stamp of a tree: the hash of every file's content hash, in the scope's order (see IndexState.stamp). */
@@ -476,12 +476,13 @@ function build(opts: IndexOptions, useSnapshot: boolean): IndexResult {
  */
 function writeResolved(graph: Graph, a: { dir: string; stamp: string; inputs: ResolveInputs; manifest: Manifest; memo?: PackMemo; lap?: (name: string) => void }): GraphSummary {
   // A process that keeps the resolution between builds (see keepsResolution) passes the same records
-  // again: the encoders keep what they made for the next graph.
+  // again: the encoders keep what they made for the next graph, and (as every part is written here and
+  // dropped) make it in the memory of what they made the time before (see graph/scratch.ts).
   const keep = keepsResolution(a.memo);
-  const packed = packGraph(graph, { keep });
+  const packed = packGraph(graph, { keep, recycle: keep });
   const summary = summarize(packed);
   a.lap?.('write.pack');
-  writeGraphFile(join(a.dir, GRAPH_FILE), graphLabel(a.stamp), encodePacked(packed, { keep }));
+  writeGraphFile(join(a.dir, GRAPH_FILE), graphLabel(a.stamp), encodePacked(packed, { keep, recycle: keep }));
   a.lap?.('write.graph');
   writePack(join(a.dir, STATE_FILE), { stamp: a.stamp, graph: graphLabel(a.stamp), inputs: a.inputs, summary } satisfies IndexState, a.memo);
   a.lap?.('write.state');
@@ -522,7 +523,7 @@ function keepSession(memo: PackMemo, dir: string, key: string, session: ResolveS
 
 /** The query store of `graph` written, made from its packed form when the caller has it (see encodeStoreParts). */
 function writeStore(file: string, graph: Graph, key: string, packed?: PackedGraph, keep = false): void {
-  writeParts(file, encodeStoreParts(graph, key, packed, { keep }));
+  writeParts(file, encodeStoreParts(graph, key, packed, { keep, recycle: keep }));
 }
 
 /** The manifest file beside the query store (see FRESH_FILE): the files behind graph `key`, with their stamp. */

@@ -1,0 +1,85 @@
+/**
+ * The encoders of the graph file and the query store, recycling (as the watch calls them after each
+ * edit): each encode is made in the memory of the ones before it, and must give, edit after edit, the
+ * bytes a plain encode of the same graph gives.
+ */
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { encodePacked, packGraph } from '../../src/graph/pack.js';
+import { encodeStoreParts } from '../../src/graph/store.js';
+import { buildIndex } from '../../src/index/build.js';
+import { defaultBuildContext } from '../../src/source/index.js';
+import type { Graph } from '../../src/model/index.js';
+
+/** The graph file's and the store's bytes, encoded keeping nothing. */
+function plain(g: Graph): { graph: Buffer; store: Buffer } {
+  return { graph: Buffer.concat(encodePacked(packGraph(g))), store: Buffer.concat(encodeStoreParts(g, 'k', packGraph(g), { keep: false })) };
+}
+
+/** The part of a store's parts that holds the symbols' JSON. */
+function jsonPart(parts: Buffer[]): Buffer {
+  const part = parts.find((b) => b.subarray(0, 6).toString() === '{"id":');
+  assert.ok(part, 'a part holds the records');
+  return part;
+}
+
+describe('the encoders, recycling', () => {
+  it('give the bytes of plain encodes, edit after edit, in the memory of the encodes before', () => {
+    const g = buildIndex({ root: resolve('test/fixtures/go/kubelike'), ctx: defaultBuildContext(), cacheDir: mkdtempSync(join(tmpdir(), 'ka-recycle-')), fresh: true }).graph;
+    const e = g.edges;
+    const s = g.symbols;
+    assert.ok(e.length > 40 && s.length > 40, 'enough records to cut into runs');
+    // An edit: records changed, made again, gone and moved, a name that comes and one that goes.
+    const gone = s[5].id;
+    const edited: Graph = {
+      ...g,
+      edges: [{ ...e[0] }, ...e.slice(1, 10), { ...e[10], callee: 'example.com/new.Callee', how: 'a new how' }, ...e.slice(12, 20), ...e.slice(30, 40), ...e.slice(20, 30), ...e.slice(40)].filter((x) => x.caller !== gone && x.callee !== gone),
+      symbols: [{ ...s[0] }, ...s.slice(1, 5), ...s.slice(6, 15), { ...s[15], doc: 'a doc only this record has, ünïcode' }, ...s.slice(16)],
+      unresolved: g.unresolved.slice(1),
+    };
+    // Bigger than any before it: every slot and kept buffer has to grow.
+    const big: Graph = { ...g, edges: Array.from({ length: 30 }, (_, k) => e.map((x) => ({ ...x, line: x.line + k }))).flat(), symbols: [...s, ...s.map((x) => ({ ...x, id: `${x.id}Copy`, doc: `${x.doc ?? ''} and longer` }))] };
+    const steps: [Graph, string][] = [
+      [g, 'first'],
+      [edited, 'edited'],
+      [g, 'back'],
+      [edited, 'edited again'],
+      [structuredClone(edited), 'every record new'],
+      [big, 'bigger'],
+      [g, 'smaller again'],
+      [edited, 'edited after the bigger one'],
+      [g, 'back once more'],
+    ];
+    const want = new Map(steps.map(([x]) => [x, plain(x)]));
+    const made: { columns: ArrayBufferLike; json: ArrayBufferLike }[] = [];
+    for (const [x, what] of steps) {
+      const p = packGraph(x, { keep: true, recycle: true });
+      const graph = encodePacked(p, { keep: true, recycle: true });
+      assert.ok(Buffer.concat(graph).equals(want.get(x)!.graph), `${what}: the graph file`);
+      const store = encodeStoreParts(x, 'k', p, { keep: true, recycle: true });
+      assert.ok(Buffer.concat(store).equals(want.get(x)!.store), `${what}: the query store`);
+      made.push({ columns: p.edges.buffer, json: jsonPart(store).buffer });
+    }
+    // The packed columns are written over the last pack's; the records' JSON, which the next encode
+    // copies runs from, over the one before it.
+    assert.equal(made[1].columns, made[0].columns, 'the columns of the second pack');
+    assert.equal(made[2].json, made[0].json, 'the JSON of the third encode');
+    assert.equal(made[3].json, made[1].json, 'the JSON of the fourth encode');
+    assert.notEqual(made[3].json, made[2].json, 'not over the JSON the encode copies from');
+    assert.equal(made[8].columns, made[7].columns, 'after growing, the grown columns');
+  });
+
+  it('keeps nothing to write over when not asked to', () => {
+    const g = buildIndex({ root: resolve('test/fixtures/go/kubelike'), ctx: defaultBuildContext(), cacheDir: mkdtempSync(join(tmpdir(), 'ka-recycle-')), fresh: true }).graph;
+    const first = packGraph(g, { keep: true });
+    const store = encodeStoreParts(g, 'k', first, { keep: true });
+    const second = packGraph(g, { keep: true });
+    encodeStoreParts(g, 'k', second, { keep: true });
+    const third = encodeStoreParts(g, 'k', packGraph(g, { keep: true }), { keep: true });
+    assert.notEqual(second.edges.buffer, first.edges.buffer);
+    assert.notEqual(jsonPart(third).buffer, jsonPart(store).buffer);
+  });
+});
