@@ -83,7 +83,14 @@ const UNRES_STRINGS = [0, 1, 3, 4];
  */
 let kept: KeptPack | undefined;
 /** The pack kept before `kept`, when the last pack recycled: its rows' memory is the next pack's. */
-let spare: KeptPack | undefined;
+let spare: Rows | undefined;
+
+/** A pack's rows, by table. */
+interface Rows {
+  edges: Int32Array;
+  symbols: Int32Array;
+  unresolved: Int32Array;
+}
 
 interface KeptPack {
   strings: Strings;
@@ -102,9 +109,9 @@ interface Kept<T> {
  * copied from its rows, the others made by `make`; written over `old`'s memory when it has the room
  * (rows nothing uses any more). Every int of a row is written.
  */
-function keptRows<T extends object>(items: readonly T[], width: number, last: Kept<T> | undefined, make: (x: T, rows: Int32Array, o: number) => void, old?: Kept<T>): Int32Array {
+function keptRows<T extends object>(items: readonly T[], width: number, last: Kept<T> | undefined, make: (x: T, rows: Int32Array, o: number) => void, old?: Int32Array): Int32Array {
   const n = items.length * width;
-  const rows = old && old.rows.buffer.byteLength >= n * 4 ? new Int32Array(old.rows.buffer, 0, n) : new Int32Array(n);
+  const rows = old && old.buffer.byteLength >= n * 4 ? new Int32Array(old.buffer, 0, n) : new Int32Array(n);
   runsOf(items, last?.items, (i) => make(items[i], rows, i * width), (i, j, n) => rows.set(last!.rows.subarray(j * width, (j + n) * width), i * width));
   return rows;
 }
@@ -164,6 +171,19 @@ export interface KeptText<T> {
   memory?: Buffer;
 }
 
+/** Memory for textRuns to write a text in: a kept text nothing uses any more, or new memory (see spareFor). */
+export type Spare = Pick<KeptText<unknown>, 'memory' | 'start'>;
+
+/**
+ * New memory for a text like `text`, to be written in two encodes later. An encoder's first recycling
+ * encode has no text before its last to give: making the memory with it, in the build, keeps its
+ * allocation (and the full collection that much memory outside the heap brings on, see scratch.ts)
+ * out of the first edit after the build.
+ */
+export function spareFor(text: KeptText<unknown>): Spare {
+  return { memory: Buffer.allocUnsafeSlow(text.bytes.length + (1 << 20)), start: new Uint32Array(text.start.length) };
+}
+
 /**
  * The UTF-8 texts of `items` (`text(i)` for item i) laid end to end, with where each starts: runs of
  * the records `last` had (see runsOf) are copied from its bytes, the others written. `capacity` is
@@ -171,7 +191,7 @@ export interface KeptText<T> {
  * along the same runs. `spare`, a text made before `last` that nothing uses any more, gives its memory
  * to write in (see scratch.ts).
  */
-export function textRuns<T>(items: readonly T[], last: KeptText<T> | undefined, text: (i: number) => string, capacity: number, also: { made?(i: number): void; run?(i: number, j: number, n: number): void } = {}, spare?: KeptText<T>): KeptText<T> {
+export function textRuns<T>(items: readonly T[], last: KeptText<T> | undefined, text: (i: number) => string, capacity: number, also: { made?(i: number): void; run?(i: number, j: number, n: number): void } = {}, spare?: Spare): KeptText<T> {
   const out = new ByteWriter(last ? last.bytes.length + (1 << 20) : capacity, spare?.memory);
   const n = items.length + 1;
   const start = spare && spare.start.buffer.byteLength >= n * 4 ? new Uint32Array(spare.start.buffer, 0, n) : new Uint32Array(n);
@@ -246,8 +266,9 @@ export function packGraph(g: Graph, opts: { keep?: boolean; recycle?: boolean } 
   // Kept for the next pack when asked (a process that packs again and again), unless the strings no
   // longer in use outnumber those in use.
   const out = renumber(s.list, [[edges, EDGE_W, EDGE_STRINGS], [symbols, SYM_W, SYM_STRINGS], [unresolved, UNRES_W, UNRES_STRINGS]], recycle);
-  // The rows of the last pack are read no more: their memory is the next recycling pack's.
-  spare = recycle ? last : undefined;
+  // The rows of the last pack are read no more: their memory is the next recycling pack's (new memory
+  // when there was none, see spareFor).
+  spare = !recycle ? undefined : last ? { edges: last.edges.rows, symbols: last.symbols.rows, unresolved: last.unresolved.rows } : { edges: new Int32Array(edges.length), symbols: new Int32Array(symbols.length), unresolved: new Int32Array(unresolved.length) };
   kept = !opts.keep || s.list.length > 2 * out.strings.length + 4096 ? undefined : { strings: s, edges: { items: g.edges, rows: edges }, symbols: { items: g.symbols, rows: symbols }, unresolved: { items: g.unresolved, rows: unresolved } };
   const { root, modulePath, context, channels, goroutines, diagnostics, stats } = g;
   return { v: PACK_VERSION, strings: out.strings, edges: out.tables[0], symbols: out.tables[1], unresolved: out.tables[2], rest: { root, modulePath, context, channels, goroutines, diagnostics, stats } };
@@ -393,7 +414,7 @@ export function encodePacked(p: PackedGraph, opts: { keep?: boolean; recycle?: b
 
 /** The last string table encodePacked was asked to keep, with its text (see stringText), and the one before it when recycling. */
 let lastText: KeptText<string> | undefined;
-let spareText: KeptText<string> | undefined;
+let spareText: Spare | undefined;
 
 /**
  * The string table as one UTF-8 text, with each string's end in code units and in bytes. With `keep`,
@@ -423,14 +444,23 @@ function stringText(strings: string[], keep: boolean, recycle: boolean): { text:
       byteEnds[i] = byteEnd += Buffer.byteLength(x);
     });
   }
-  if (keep) {
-    const start = new Uint32Array(strings.length + 1);
-    start.set(byteEnds, 1);
-    lastText = { items: strings, bytes: text, start };
-  } else {
+  if (!keep) {
     lastText = undefined;
+    return { text, ends, byteEnds };
   }
-  return { text, ends, byteEnds };
+  const start = new Uint32Array(strings.length + 1);
+  start.set(byteEnds, 1);
+  if (!recycle) {
+    lastText = { items: strings, bytes: text, start };
+    return { text, ends, byteEnds };
+  }
+  // To be written over later, the text is copied into memory of its own (Buffer.from may have taken
+  // it from the pool that Buffers share), and memory for the encode after the next is made (spareFor).
+  const memory = Buffer.allocUnsafeSlow(text.length + (1 << 20));
+  text.copy(memory);
+  lastText = { items: strings, bytes: memory.subarray(0, text.length), start, memory };
+  spareText = spareFor(lastText);
+  return { text: lastText.bytes, ends, byteEnds };
 }
 
 /** The sections, each 8-byte aligned after the header that names them, as the pieces to write (see layoutSections). */

@@ -11,7 +11,7 @@
  */
 import type { Edge, EdgeKind, EdgeMode, Graph, SymbolRecord } from '../model/index.js';
 import { lastName, replacesRecord, symbolName } from './lookup.js';
-import { EDGE_W, firstUse, packGraph, SYM_W, textRuns, type KeptText, type PackedGraph } from './pack.js';
+import { EDGE_W, firstUse, packGraph, spareFor, SYM_W, textRuns, type KeptText, type PackedGraph, type Spare } from './pack.js';
 import type { FileMove } from './remap.js';
 import type { SymbolFields } from '../resolve/index.js';
 import { align8, asBytes, layoutSections, openSections, viewAs, type OpenedSections } from './sections.js';
@@ -155,7 +155,7 @@ export function encodeStoreParts(g: Graph, graph: string, packed: PackedGraph = 
 
 /** The last encode's records and their JSON bytes (see symbolRecords), and the encode's before when recycling. */
 let lastRecords: KeptText<SymbolRecord> | undefined;
-let spareRecords: KeptText<SymbolRecord> | undefined;
+let spareRecords: Spare | undefined;
 
 /**
  * The records' JSON, one after another, and where each starts (one more entry: the end). A process
@@ -166,14 +166,14 @@ let spareRecords: KeptText<SymbolRecord> | undefined;
 function symbolRecords(symbols: SymbolRecord[], recycle: boolean): { json: Buffer; jsonStart: Uint32Array } {
   const last = lastRecords;
   lastRecords = textRuns(symbols, last, (i) => JSON.stringify(symbols[i]), symbols.length * 512, {}, recycle ? spareRecords : undefined);
-  spareRecords = recycle ? last : undefined;
+  spareRecords = recycle ? last ?? spareFor(lastRecords) : undefined;
   return { json: lastRecords.bytes, jsonStart: lastRecords.start };
 }
 
 /** The sections made from the node names alone, and their ranks, kept for the next encode with the same names (see nameSections). */
 let lastNamed: NamedSections | undefined;
 /** The names' text before lastNamed's, when recycling: nothing uses it any more. */
-let spareNames: KeptText<string> | undefined;
+let spareNames: Spare | undefined;
 
 interface NamedSections {
   symbols: number;
@@ -209,7 +209,7 @@ function nameSections(names: string[], symbols: number, recycle: boolean): Named
       for (let k = 0; k < n; k++) lastNames[i + k] = last!.lastNames[j + k];
     },
   }, recycle ? spareNames : undefined);
-  spareNames = recycle ? last?.text : undefined;
+  spareNames = recycle ? last?.text ?? spareFor(text) : undefined;
   // The names section has no newline after the last name; its end is given as if it had (one past).
   const { bytes, start } = text;
   if (names.length === 0) start[0] = 1;
