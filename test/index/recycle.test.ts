@@ -5,12 +5,14 @@
  */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { encodePacked, packGraph } from '../../src/graph/pack.js';
+import { encodePacked, packGraph, unpackGraph } from '../../src/graph/pack.js';
 import { encodeStoreParts } from '../../src/graph/store.js';
-import { buildIndex } from '../../src/index/build.js';
+import { buildIndex, type IndexOptions } from '../../src/index/build.js';
+import { PackMemo } from '../../src/index/cache.js';
+import { indexDir, STORE_FILE } from '../../src/index/stored.js';
 import { defaultBuildContext } from '../../src/source/index.js';
 import type { Graph } from '../../src/model/index.js';
 
@@ -81,5 +83,39 @@ describe('the encoders, recycling', () => {
     const third = encodeStoreParts(g, 'k', packGraph(g, { keep: true }), { keep: true });
     assert.notEqual(second.edges.buffer, first.edges.buffer);
     assert.notEqual(jsonPart(third).buffer, jsonPart(store).buffer);
+  });
+
+  it('leave, after each edit of a process that keeps its resolution, the query store and graph a fresh build writes', () => {
+    const root = mkdtempSync(join(tmpdir(), 'ka-recycle-tree-'));
+    cpSync(resolve('test/fixtures/go/kubelike'), root, { recursive: true });
+    const loc: IndexOptions = { root, ctx: defaultBuildContext(), cacheDir: mkdtempSync(join(tmpdir(), 'ka-recycle-cache-')), workers: 0, memo: new PackMemo() };
+    buildIndex(loc);
+    const kubelet = join(root, 'pkg/kubelet/kubelet.go');
+    const original = readFileSync(kubelet, 'utf8');
+    const one = '\nfunc recycledOne() int { return len("one") }\n';
+    const two = '\nfunc recycledTwo(n int) int { return n + recycledOne() }\n';
+    const texts = [original + one, original, original + one + two, original + two.replace('recycledOne()', '1'), original + one];
+    // Each edit built in the process (its resolution kept, its encoders recycling), and the index
+    // folder kept as it left it; compared after, as a fresh build's encodes would drop what the
+    // process's encoders keep.
+    const kept: string[] = [];
+    for (const [i, text] of texts.entries()) {
+      writeFileSync(kubelet, text);
+      const built = buildIndex(loc);
+      assert.ok(built.incremental, `edit ${i}: resolved again in part`);
+      const copy = mkdtempSync(join(tmpdir(), 'ka-recycle-kept-'));
+      cpSync(loc.cacheDir!, copy, { recursive: true });
+      kept.push(copy);
+    }
+    for (const [i, text] of texts.entries()) {
+      writeFileSync(kubelet, text);
+      const fresh: IndexOptions = { root, ctx: loc.ctx, cacheDir: mkdtempSync(join(tmpdir(), 'ka-recycle-cache-')), workers: 0 };
+      const want = buildIndex(fresh).graph;
+      const at = { ...fresh, cacheDir: kept[i] };
+      assert.ok(readFileSync(join(indexDir(at), STORE_FILE)).equals(readFileSync(join(indexDir(fresh), STORE_FILE))), `edit ${i}: the query store`);
+      const stored = buildIndex(at);
+      assert.ok(stored.fromCache, `edit ${i}: the graph file is read`);
+      assert.deepEqual(unpackGraph(packGraph(stored.graph)), unpackGraph(packGraph(want)), `edit ${i}: the graph file`);
+    }
   });
 });
