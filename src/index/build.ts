@@ -12,6 +12,7 @@ import { buildProgram, factsDiagnostics, resolveProgram, ResolveSession, symbolF
 import { appendFactsEntries, contentHash, graphFileLabelled, textHash, factsHash, factsKey, factsPackWriter, readFactsEntries, readFactsPack, readGraphFile, readPack, writeGraphFile, writePack, type FactsPack, type PackMemo } from './cache.js';
 import { decodePacked, encodePacked, PACK_VERSION, packGraph, summarize, unpackGraph, type GraphSummary, type PackedGraph } from '../graph/pack.js';
 import { encodeStoreParts, moveStoreLinesParts } from '../graph/store.js';
+import { scratch } from '../graph/scratch.js';
 import { composeMoves, moveDiagnostics, movedLineCount, remapPackedBytes, type FileMove } from '../graph/remap.js';
 import { writeParts } from './atomic.js';
 import { encodeFreshness, FRESH_FILE, freshNow, indexDir, manifestOf, manifestPaths, nativeStatAll, readFreshness, sameFreshness, serializeMoves, storeMoves, storeState, STORE_FILE, type Manifest, type StoreMoves } from './stored.js';
@@ -414,7 +415,7 @@ function build(opts: IndexOptions, useSnapshot: boolean): IndexResult {
     // The inputs as they would be if the changed files kept their old facts: the stored graph's, unless something else changed.
     const prior = inputsOf((path) => oldFacts.get(path));
     const limit = opts.keepMovedLines ?? MOVES_KEPT_MAX_LINES;
-    const moved = prior.key === state.inputs.key ? movedGraph({ state, dir, packFile, changed, early, sourceDiagnostics, limit }) : undefined;
+    const moved = prior.key === state.inputs.key ? movedGraph({ state, dir, packFile, changed, early, sourceDiagnostics, limit, recycle: keepsResolution(opts.memo) }) : undefined;
     lap('load');
     if (moved) {
       // Only lines moved: the counts are the stored graph's, the diagnostics the moved ones.
@@ -588,7 +589,7 @@ function moveStore(dir: string, from: string, to: string, stamp: string, manifes
  * them from the new facts (symbolFields). Undefined when that cannot be shown: the old facts are gone,
  * a file is new, something else moved.
  */
-function movedGraph(a: { state: IndexState; dir: string; packFile: string; changed: FileContent[]; early: Map<string, Parsed>; sourceDiagnostics: Diagnostic[]; limit: number }): MovedGraph | undefined {
+function movedGraph(a: { state: IndexState; dir: string; packFile: string; changed: FileContent[]; early: Map<string, Parsed>; sourceDiagnostics: Diagnostic[]; limit: number; recycle: boolean }): MovedGraph | undefined {
   const { state, changed, early } = a;
   const old = new Map(state.inputs.files.map(([path, content]) => [path, content]));
   if (changed.some((c) => !old.has(c.path))) return undefined;
@@ -617,10 +618,19 @@ function movedGraph(a: { state: IndexState; dir: string; packFile: string; chang
   // Read later as the next build will read it: the state's graph file with these moves.
   const later = diagnostics && storedGraphLater(a.dir, { ...state, moves });
   if (diagnostics && later) return { shifts, moves, diagnostics, graph: later };
-  const bytes = storedGraph(a.dir, state);
+  // The moves stay beside the graph file (see build) when they are few: its bytes are then read only to
+  // check them, and read again if the graph is wanted. A process that builds again and again reads them
+  // into the same memory each time (see graph/scratch.ts): 27 MB on v1.28, which would otherwise count
+  // towards V8's next full collection at each such edit.
+  const checkOnly = a.recycle && movedLineCount(moves) <= a.limit;
+  const bytes = checkOnly ? readGraphFile(join(a.dir, GRAPH_FILE), state.graph, (n) => Buffer.from(scratch(Uint8Array, 'graph.read', n, true).buffer, 0, n)) : storedGraph(a.dir, state);
   if (!bytes) return undefined;
   try {
     const moved = remapPackedBytes(bytes, moves);
+    if (moved && checkOnly) {
+      const graph = storedGraphLater(a.dir, { ...state, moves });
+      return graph && { shifts, moves, diagnostics: moved.rest.diagnostics, graph };
+    }
     return moved && { shifts, moves, diagnostics: moved.rest.diagnostics, graph: () => decodePacked(Buffer.concat(moved.parts)), parts: moved.parts };
   } catch {
     // A graph file this code cannot read: resolved again, and written anew.

@@ -103,9 +103,13 @@ export function writeGraphFile(file: string, label: string, body: Uint8Array[]):
   writeParts(file, [head, id, Buffer.alloc(bodyAt(id.length) - 8 - id.length), ...body]);
 }
 
-/** The graph file's body (the packed graph's bytes), if the file is there and labelled `label`; else undefined. */
-export function readGraphFile(file: string, label: string): Buffer | undefined {
-  const bytes = readMarked(file, GRAPH_MAGIC);
+/**
+ * The graph file's body (the packed graph's bytes), if the file is there and labelled `label`; else
+ * undefined. With `into`, the file is read into the memory `into` gives for its size, not mapped: for
+ * a process that reads it again and again and is done with the bytes each time (see movedGraph).
+ */
+export function readGraphFile(file: string, label: string, into?: (size: number) => Buffer): Buffer | undefined {
+  const bytes = into ? readMarkedInto(file, GRAPH_MAGIC, into) : readMarked(file, GRAPH_MAGIC);
   const at = bodyAt(Buffer.byteLength(label));
   return bytes && hasLabel(bytes, label) && at <= bytes.length ? bytes.subarray(at) : undefined;
 }
@@ -134,6 +138,30 @@ export function graphFileLabelled(file: string, label: string): boolean {
   } catch {
     return false;
   }
+}
+
+/** readMarked, the bytes read into the memory `into` gives for the file's size. */
+function readMarkedInto(file: string, magic: string, into: (size: number) => Buffer): Buffer | undefined {
+  let bytes: Buffer;
+  try {
+    const fd = openSync(file, 'r');
+    try {
+      const size = fstatSync(fd).size;
+      const memory = into(size);
+      let done = 0;
+      while (done < size) {
+        const n = readSync(fd, memory, done, size - done, done);
+        if (n === 0) break;
+        done += n;
+      }
+      bytes = memory.subarray(0, done);
+    } finally {
+      closeSync(fd);
+    }
+  } catch {
+    return undefined;
+  }
+  return bytes.length >= 8 && bytes.toString('latin1', 0, 4) === magic ? bytes : undefined;
 }
 
 /** The file's bytes if it can be read and starts with `magic` (and holds at least 8 bytes); else undefined. */

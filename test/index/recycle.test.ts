@@ -118,4 +118,25 @@ describe('the encoders, recycling', () => {
       assert.deepEqual(unpackGraph(packGraph(stored.graph)), unpackGraph(packGraph(want)), `edit ${i}: the graph file`);
     }
   });
+
+  it('leave, after edits that only move lines, the graph a fresh build makes (the graph file read into recycled memory)', () => {
+    const root = mkdtempSync(join(tmpdir(), 'ka-recycle-tree-'));
+    cpSync(resolve('test/fixtures/go/kubelike'), root, { recursive: true });
+    const loc: IndexOptions = { root, ctx: defaultBuildContext(), cacheDir: mkdtempSync(join(tmpdir(), 'ka-recycle-cache-')), workers: 0, memo: new PackMemo() };
+    buildIndex(loc);
+    const kubelet = join(root, 'pkg/kubelet/kubelet.go');
+    const original = readFileSync(kubelet, 'utf8');
+    const top = `// a line put first\n${original}`;
+    const lines = '// two lines\n// put first\n';
+    // An error message edited: its function's fingerprint changes, and its records are made again.
+    const at = /fmt\.Errorf\("/.exec(lines + original)!;
+    const literal = (lines + original).slice(0, at.index + at[0].length) + 'edited: ' + (lines + original).slice(at.index + at[0].length);
+    for (const [text, cutOff] of [[top, 'positions'], [original, 'positions'], [lines + original, 'positions'], [literal, 'records'], [`// one more\n${literal}`, 'positions']] as const) {
+      writeFileSync(kubelet, text);
+      const built = buildIndex(loc);
+      assert.equal(built.cutOff, cutOff, text.slice(0, 40));
+      const fresh = buildIndex({ root, ctx: loc.ctx, cacheDir: mkdtempSync(join(tmpdir(), 'ka-recycle-cache-')), workers: 0 });
+      assert.deepEqual(unpackGraph(packGraph(built.graph)), unpackGraph(packGraph(fresh.graph)), `${cutOff}: the graph, its lines moved`);
+    }
+  });
 });
