@@ -28,6 +28,19 @@ function jsonPart(parts: Buffer[]): Buffer {
   return part;
 }
 
+/**
+ * A copy of the fixture tree, built once by a process that keeps its resolution (a memo, as the
+ * watch has), with the file the tests edit and its text.
+ */
+function builtOnce(): { root: string; loc: IndexOptions; kubelet: string; original: string } {
+  const root = mkdtempSync(join(tmpdir(), 'ka-recycle-tree-'));
+  cpSync(resolve('test/fixtures/go/kubelike'), root, { recursive: true });
+  const loc: IndexOptions = { root, ctx: defaultBuildContext(), cacheDir: mkdtempSync(join(tmpdir(), 'ka-recycle-cache-')), workers: 0, memo: new PackMemo() };
+  buildIndex(loc);
+  const kubelet = join(root, 'pkg/kubelet/kubelet.go');
+  return { root, loc, kubelet, original: readFileSync(kubelet, 'utf8') };
+}
+
 describe('the encoders, recycling', () => {
   it('give the bytes of plain encodes, edit after edit, in the memory of the encodes before', () => {
     const g = buildIndex({ root: resolve('test/fixtures/go/kubelike'), ctx: defaultBuildContext(), cacheDir: mkdtempSync(join(tmpdir(), 'ka-recycle-')), fresh: true }).graph;
@@ -86,12 +99,7 @@ describe('the encoders, recycling', () => {
   });
 
   it('leave, after each edit of a process that keeps its resolution, the query store and graph a fresh build writes', () => {
-    const root = mkdtempSync(join(tmpdir(), 'ka-recycle-tree-'));
-    cpSync(resolve('test/fixtures/go/kubelike'), root, { recursive: true });
-    const loc: IndexOptions = { root, ctx: defaultBuildContext(), cacheDir: mkdtempSync(join(tmpdir(), 'ka-recycle-cache-')), workers: 0, memo: new PackMemo() };
-    buildIndex(loc);
-    const kubelet = join(root, 'pkg/kubelet/kubelet.go');
-    const original = readFileSync(kubelet, 'utf8');
+    const { root, loc, kubelet, original } = builtOnce();
     const one = '\nfunc recycledOne() int { return len("one") }\n';
     const two = '\nfunc recycledTwo(n int) int { return n + recycledOne() }\n';
     const texts = [original + one, original, original + one + two, original + two.replace('recycledOne()', '1'), original + one];
@@ -120,12 +128,7 @@ describe('the encoders, recycling', () => {
   });
 
   it('leave, after edits that only move lines, the graph a fresh build makes (the graph file read into recycled memory)', () => {
-    const root = mkdtempSync(join(tmpdir(), 'ka-recycle-tree-'));
-    cpSync(resolve('test/fixtures/go/kubelike'), root, { recursive: true });
-    const loc: IndexOptions = { root, ctx: defaultBuildContext(), cacheDir: mkdtempSync(join(tmpdir(), 'ka-recycle-cache-')), workers: 0, memo: new PackMemo() };
-    buildIndex(loc);
-    const kubelet = join(root, 'pkg/kubelet/kubelet.go');
-    const original = readFileSync(kubelet, 'utf8');
+    const { root, loc, kubelet, original } = builtOnce();
     const top = `// a line put first\n${original}`;
     const lines = '// two lines\n// put first\n';
     // An error message edited: its function's fingerprint changes, and its records are made again.
