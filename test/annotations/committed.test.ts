@@ -4,11 +4,11 @@
  */
 import { describe, it, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { checkAnnotations, loadAnnotations, readLock } from '../../src/annotations/index.js';
 import { runCli } from '../helpers/cli.js';
+import { tempDir } from '../helpers/temp.js';
 
 const committed = resolve('annotations');
 const fixtureTopics = resolve('test/fixtures/annotations');
@@ -52,9 +52,9 @@ describe('the annotations commands on the fixtures', () => {
   let work: string;
   let cache: string;
   before(() => {
-    work = join(mkdtempSync(join(tmpdir(), 'ka-ann-cli-')), 'annotations');
+    work = join(tempDir('ka-ann-cli-'), 'annotations');
     cpSync(fixtureTopics, work, { recursive: true });
-    cache = mkdtempSync(join(tmpdir(), 'ka-ann-cache-'));
+    cache = tempDir('ka-ann-cache-');
   });
 
   it('`annotations lock` writes the lock that `check --source` then finds fresh', async () => {

@@ -5,8 +5,7 @@
  */
 import { describe, it, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { buildIndex } from '../../src/index/build.js';
 import { defaultBuildContext } from '../../src/source/index.js';
@@ -15,13 +14,14 @@ import {
   checkAnnotations, loadAnnotations, lockAnnotations, readLock, treeReader, type AnnotationLock, type CheckReport, type Topic,
 } from '../../src/annotations/index.js';
 import type { Graph } from '../../src/model/index.js';
+import { tempDir } from '../helpers/temp.js';
 
 const fixture = resolve('test/fixtures/go/kubelike');
 const annotations = resolve('test/fixtures/annotations');
 const PLEG = 'k8s.io/kubernetes/pkg/kubelet/pleg';
 
 function index(root: string): Graph {
-  const cacheDir = mkdtempSync(join(tmpdir(), 'ka-ann-drift-'));
+  const cacheDir = tempDir('ka-ann-drift-');
   return buildIndex({ root, ctx: defaultBuildContext(), cacheDir, fresh: true }).graph;
 }
 
@@ -43,7 +43,7 @@ describe('drift of locked symbols in a copy of the fixture tree', () => {
 
   before(() => {
     topics = loadAnnotations(annotations).topics;
-    const root = mkdtempSync(join(tmpdir(), 'ka-ann-tree-'));
+    const root = tempDir('ka-ann-tree-');
     cpSync(fixture, root, { recursive: true });
     before0 = index(root);
     const locked = lockAnnotations(topics, before0, treeReader(root));

@@ -1,7 +1,7 @@
 /** The lock without a tree: the committed fixture lock, stale and corrupted locks, the file format, the line diff. */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import {
@@ -10,6 +10,7 @@ import {
 } from '../../src/annotations/index.js';
 import { lcsPairs, runs } from '../../src/annotations/diff.js';
 import { lineHashes } from '../../src/parse/fingerprint.js';
+import { tempDir } from '../helpers/temp.js';
 
 const dir = resolve('test/fixtures/annotations');
 const files = readAnnotationFiles(dir);
@@ -99,7 +100,7 @@ describe('the lock file format', () => {
   it('is written atomically and reads back identically; the committed lock is in canonical form', async () => {
     const lock = JSON.parse(lockText) as AnnotationLock;
     assert.equal(formatLock(lock), lockText);
-    const out = join(mkdtempSync(join(tmpdir(), 'ka-lock-')), 'annotations.lock.json');
+    const out = join(tempDir('ka-lock-'), 'annotations.lock.json');
     await writeLock(out, lock);
     assert.equal(readFileSync(out, 'utf8'), lockText);
     assert.deepEqual(readLock(out).lock, lock);

@@ -1,9 +1,9 @@
 import { describe, it, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { appendFileSync, cpSync, mkdtempSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { appendFileSync, cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { runCli } from '../helpers/cli.js';
+import { tempDir } from '../helpers/temp.js';
 
 const fixture = resolve('test/fixtures/go/kubelike');
 
@@ -12,7 +12,7 @@ const run = runCli;
 describe('kubelet-atlas CLI', () => {
   let cache: string;
   before(() => {
-    cache = mkdtempSync(join(tmpdir(), 'ka-cli-'));
+    cache = tempDir('ka-cli-');
   });
 
   it('index prints a summary of the fixture tree', async () => {
@@ -30,9 +30,9 @@ describe('kubelet-atlas CLI', () => {
   });
 
   it('index says when the graph was reused, its lines moved or its records made again after an edit', async () => {
-    const root = mkdtempSync(join(tmpdir(), 'ka-cli-tree-'));
+    const root = tempDir('ka-cli-tree-');
     cpSync(fixture, root, { recursive: true });
-    const own = mkdtempSync(join(tmpdir(), 'ka-cli-'));
+    const own = tempDir('ka-cli-');
     const args = ['index', '--source', root, '--cache-dir', own];
     assert.equal((await run(args)).code, 0);
     const file = join(root, 'pkg/kubelet/kubelet.go');
@@ -46,9 +46,9 @@ describe('kubelet-atlas CLI', () => {
   });
 
   it('a query after an edit rebuilds and answers as before, in one write', async () => {
-    const root = mkdtempSync(join(tmpdir(), 'ka-cli-tree-'));
+    const root = tempDir('ka-cli-tree-');
     cpSync(fixture, root, { recursive: true });
-    const own = mkdtempSync(join(tmpdir(), 'ka-cli-'));
+    const own = tempDir('ka-cli-');
     const args = ['callers', 'Kubelet.syncLoop', '--source', root, '--cache-dir', own];
     const first = await run(args);
     assert.equal(first.code, 0, first.err);
@@ -87,7 +87,7 @@ describe('kubelet-atlas CLI', () => {
   });
 
   it('a folder that is not a Kubernetes tree is rejected', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'ka-notk8s-'));
+    const dir = tempDir('ka-notk8s-');
     mkdirSync(join(dir, 'x'));
     writeFileSync(join(dir, 'x', 'a.go'), 'package x\n');
     const r = await run(['index', '--source', dir, '--cache-dir', cache]);
@@ -97,7 +97,7 @@ describe('kubelet-atlas CLI', () => {
 
   it('a second index run re-parses only the changed file', async () => {
     const { cpSync } = await import('node:fs');
-    const copy = mkdtempSync(join(tmpdir(), 'ka-copy-'));
+    const copy = tempDir('ka-copy-');
     cpSync(fixture, copy, { recursive: true });
     const first = await run(['index', '--json', '--source', copy, '--cache-dir', cache]);
     const total = JSON.parse(first.out).files.total;
@@ -109,7 +109,7 @@ describe('kubelet-atlas CLI', () => {
 
   it('a query sees a changed file: the stale store is not used, the index is rebuilt and the new caller shows', async () => {
     const { cpSync } = await import('node:fs');
-    const copy = mkdtempSync(join(tmpdir(), 'ka-stale-'));
+    const copy = tempDir('ka-stale-');
     cpSync(fixture, copy, { recursive: true });
     const before = await run(['callers', 'Kubelet.syncLoop', '--source', copy, '--cache-dir', cache]);
     assert.equal(before.code, 0, before.err);

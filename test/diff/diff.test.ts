@@ -1,13 +1,13 @@
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { defaultBuildContext } from '../../src/source/index.js';
 import { diffMarkdown, diffTrees, isFake, lineChange, type DiffReport } from '../../src/diff/index.js';
 import { createNoteFile } from '../../src/notes/index.js';
 import { copyFixture, FIXTURE, modifyFixture, writeFixtureAnnotations, writeFixturePorts } from './fixture.js';
 import { runCli } from '../helpers/cli.js';
+import { tempDir } from '../helpers/temp.js';
 
 const K = 'k8s.io/kubernetes/pkg/kubelet';
 const GOLDEN = resolve('test/golden/diff/fixture-modified.md');
@@ -38,7 +38,7 @@ describe('version diff of the fixture and a modified copy', () => {
     annotationsDir: join(base, 'annotations'), notesDir: join(base, 'notes'), portsDir: join(base, 'reference-impl'),
   });
   before(() => {
-    base = mkdtempSync(join(tmpdir(), 'ka-diff-'));
+    base = tempDir('ka-diff-');
     cache = join(base, 'cache');
     modified = copyFixture(join(base, 'modified'));
     modifyFixture(modified);

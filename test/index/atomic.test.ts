@@ -4,15 +4,15 @@
  */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeBytes } from '../../src/index/atomic.js';
 import { until } from '../helpers/until.js';
+import { tempDir } from '../helpers/temp.js';
 
 describe('writeBytes, large files', () => {
   it('replaces the file and leaves nothing beside it', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'ka-atomic-'));
+    const dir = tempDir('ka-atomic-');
     const file = join(dir, 'query.bin');
     const big = (fill: number) => Buffer.alloc(5 << 20, fill);
     writeBytes(file, big(1));
@@ -24,7 +24,7 @@ describe('writeBytes, large files', () => {
   });
 
   it('sweeps names another process linked aside and did not remove', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'ka-atomic-'));
+    const dir = tempDir('ka-atomic-');
     const file = join(dir, 'graph.bin');
     // PID 2^22 + 1 is above Linux's largest: no process has it.
     const stale = `${file}.4194305.0.old`;

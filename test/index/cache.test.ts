@@ -5,13 +5,13 @@
  */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { cpSync, mkdtempSync, readdirSync, renameSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync, readdirSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { appendFactsEntries, contentHash, factsPackWriter, readFactsEntries, readFactsPack, textHash } from '../../src/index/cache.js';
 import { buildIndex } from '../../src/index/build.js';
 import { defaultBuildContext } from '../../src/source/index.js';
 import { until } from '../helpers/until.js';
+import { tempDir } from '../helpers/temp.js';
 
 /** Writes a facts pack of `entries` at `file`. */
 function writeEntries(file: string, entries: [string, Uint8Array][]): void {
@@ -22,7 +22,7 @@ function writeEntries(file: string, entries: [string, Uint8Array][]): void {
 
 /** A new folder holding a facts pack of `entries`: the folder, and the pack's path in it. */
 function newPack(entries: [string, Uint8Array][]): { dir: string; file: string } {
-  const dir = mkdtempSync(join(tmpdir(), 'ka-pack-'));
+  const dir = tempDir('ka-pack-');
   const file = join(dir, 'facts.bin');
   writeEntries(file, entries);
   return { dir, file };
@@ -96,23 +96,23 @@ describe('facts pack', () => {
   });
 
   it('a rebuild with one file changed gives the graph a fresh build gives', () => {
-    const root = mkdtempSync(join(tmpdir(), 'ka-pack-tree-'));
+    const root = tempDir('ka-pack-tree-');
     cpSync(resolve('test/fixtures/go/kubelike'), root, { recursive: true });
-    const loc = { root, ctx: defaultBuildContext(), cacheDir: mkdtempSync(join(tmpdir(), 'ka-pack-cache-')) };
+    const loc = { root, ctx: defaultBuildContext(), cacheDir: tempDir('ka-pack-cache-') };
     const first = buildIndex(loc);
     writeFileSync(join(root, 'pkg/kubelet/extra.go'), 'package kubelet\n\nfunc extra() { extra() }\n');
     const second = buildIndex(loc);
     assert.equal(second.files.parsed, 1);
     assert.equal(second.files.cached, first.files.total);
-    const fresh = buildIndex({ ...loc, cacheDir: mkdtempSync(join(tmpdir(), 'ka-pack-cache-')) });
+    const fresh = buildIndex({ ...loc, cacheDir: tempDir('ka-pack-cache-') });
     assert.deepEqual(second.graph, fresh.graph);
     assert.equal(buildIndex(loc).files.parsed, 0);
   });
 
   it('reports the decoding of cached facts as a stage, and the parse stage by part', () => {
-    const root = mkdtempSync(join(tmpdir(), 'ka-pack-tree-'));
+    const root = tempDir('ka-pack-tree-');
     cpSync(resolve('test/fixtures/go/kubelike'), root, { recursive: true });
-    const loc = { root, ctx: defaultBuildContext(), cacheDir: mkdtempSync(join(tmpdir(), 'ka-pack-cache-')), workers: 0 };
+    const loc = { root, ctx: defaultBuildContext(), cacheDir: tempDir('ka-pack-cache-'), workers: 0 };
     const cold = buildIndex(loc);
     assert.ok(cold.parseThreads, 'a cold build reports its parse stage by part');
     const { treeSitter, tree, extract, encode } = cold.parseThreads;

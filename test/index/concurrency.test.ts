@@ -4,13 +4,12 @@
  */
 import { describe, it, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { buildIndex } from '../../src/index/build.js';
 import { defaultBuildContext } from '../../src/source/index.js';
 import { channelProducers, isRuledOut } from '../../src/graph/index.js';
 import type { Graph } from '../../src/model/index.js';
+import { tempDir } from '../helpers/temp.js';
 
 const root = resolve('test/fixtures/go/kubelike');
 const KL = 'k8s.io/kubernetes/pkg/kubelet';
@@ -18,7 +17,7 @@ const KL = 'k8s.io/kubernetes/pkg/kubelet';
 describe('concurrency and flow facts on test/fixtures/go/kubelike', () => {
   let graph: Graph;
   before(() => {
-    graph = buildIndex({ root, ctx: defaultBuildContext(), cacheDir: mkdtempSync(join(tmpdir(), 'ka-conc-')), fresh: true }).graph;
+    graph = buildIndex({ root, ctx: defaultBuildContext(), cacheDir: tempDir('ka-conc-'), fresh: true }).graph;
   });
 
   it('links every select case of syncLoopIteration to at least one producer', () => {

@@ -8,8 +8,7 @@
  */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { buildIndex, indexDir, openStore } from '../../src/index/build.js';
@@ -17,6 +16,7 @@ import { readFreshness, storeMoves } from '../../src/index/stored.js';
 import { computeScope, defaultBuildContext, openTree } from '../../src/source/index.js';
 import { packGraph } from '../../src/graph/pack.js';
 import { ownCopy, workingCopy } from '../../src/bench/working-copy.js';
+import { tempDir } from '../helpers/temp.js';
 
 /** One edit of a file's text, or undefined when the file has no place for it. */
 type Edit = (text: string, pick: (n: number) => number) => string | undefined;
@@ -68,9 +68,9 @@ describe('early cut-offs on a real tree', () => {
       t.skip('KUBELET_ATLAS_SOURCE is not set to a Kubernetes checkout');
       return;
     }
-    const root = mkdtempSync(join(tmpdir(), 'ka-cutoff-real-'));
-    const cacheDir = mkdtempSync(join(tmpdir(), 'ka-cutoff-real-cache-'));
-    const refDir = mkdtempSync(join(tmpdir(), 'ka-cutoff-real-ref-'));
+    const root = tempDir('ka-cutoff-real-');
+    const cacheDir = tempDir('ka-cutoff-real-cache-');
+    const refDir = tempDir('ka-cutoff-real-ref-');
     try {
       workingCopy(source, root, '');
       const ctx = defaultBuildContext();

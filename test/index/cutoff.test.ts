@@ -6,8 +6,7 @@
  */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { appendFileSync, cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { appendFileSync, cpSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { buildIndex, indexDir, loadIndex, openStore, type IndexOptions, type IndexResult } from '../../src/index/build.js';
 import { defaultBuildContext } from '../../src/source/index.js';
@@ -20,17 +19,18 @@ import { moveStoreLinesParts } from '../../src/graph/store.js';
 import { remapPackedBytes } from '../../src/graph/remap.js';
 import { decodePacked, encodePacked, packGraph, summarize, unpackGraph } from '../../src/graph/pack.js';
 import type { Graph } from '../../src/model/index.js';
+import { tempDir } from '../helpers/temp.js';
 
 const fixture = resolve('test/fixtures/go/kubelike');
 
 function tree(): IndexOptions {
-  const root = mkdtempSync(join(tmpdir(), 'ka-cutoff-tree-'));
+  const root = tempDir('ka-cutoff-tree-');
   cpSync(fixture, root, { recursive: true });
-  return { root, ctx: defaultBuildContext(), cacheDir: mkdtempSync(join(tmpdir(), 'ka-cutoff-cache-')), workers: 0 };
+  return { root, ctx: defaultBuildContext(), cacheDir: tempDir('ka-cutoff-cache-'), workers: 0 };
 }
 
 function freshGraph(loc: IndexOptions): Graph {
-  return buildIndex({ ...loc, cacheDir: mkdtempSync(join(tmpdir(), 'ka-cutoff-cache-')) }).graph;
+  return buildIndex({ ...loc, cacheDir: tempDir('ka-cutoff-cache-') }).graph;
 }
 
 /** The graph as the graph pack keeps it (records without their undefined fields), so a loaded graph and a resolved one compare. */
@@ -261,7 +261,7 @@ describe('early cut-off', () => {
       writeFileSync(file, edited);
       const moved = buildIndex(loc);
       assert.equal(moved.cutOff, cutOff, `edit ${i}`);
-      const freshLoc = { ...loc, cacheDir: mkdtempSync(join(tmpdir(), 'ka-cutoff-cache-')) };
+      const freshLoc = { ...loc, cacheDir: tempDir('ka-cutoff-cache-') };
       const fresh = normal(buildIndex(freshLoc).graph);
       assert.deepEqual(normal(moved.graph), fresh, `edit ${i}: the moved graph`);
       const warm = buildIndex(loc);
@@ -274,7 +274,7 @@ describe('early cut-off', () => {
     writeFileSync(file, '\n' + text);
     const written = buildIndex({ ...loc, keepMovedLines: 0 });
     assert.equal(written.cutOff, 'positions');
-    const freshLoc = { ...loc, cacheDir: mkdtempSync(join(tmpdir(), 'ka-cutoff-cache-')) };
+    const freshLoc = { ...loc, cacheDir: tempDir('ka-cutoff-cache-') };
     const fresh = normal(buildIndex(freshLoc).graph);
     assert.ok(!graphBytes().equals(graph0), 'the graph file was written');
     assert.ok(storeBytes(loc).equals(storeBytes(freshLoc)), 'the store is byte for byte what a full encode writes');
@@ -289,7 +289,7 @@ describe('early cut-off', () => {
     assert.deepEqual(normal(loadIndex(loc).graph), normal(freshGraph(loc)));
     assert.equal(readFreshness(dir)?.moved, undefined, 'the new store has no moves to apply');
     const view = storeView(loc);
-    const freshLoc2 = { ...loc, cacheDir: mkdtempSync(join(tmpdir(), 'ka-cutoff-cache-')) };
+    const freshLoc2 = { ...loc, cacheDir: tempDir('ka-cutoff-cache-') };
     buildIndex(freshLoc2);
     assert.deepEqual(view, storeView(freshLoc2), 'and queries read from it what a fresh build gives');
   });
@@ -316,12 +316,12 @@ describe('early cut-off', () => {
     const second = buildIndex(loc);
     assert.equal(second.cutOff, 'records');
     assert.equal(second.timings.resolve, undefined, 'nothing was resolved');
-    const freshLoc = { ...loc, cacheDir: mkdtempSync(join(tmpdir(), 'ka-cutoff-cache-')) };
+    const freshLoc = { ...loc, cacheDir: tempDir('ka-cutoff-cache-') };
     const fresh = buildIndex(freshLoc).graph;
     assert.deepEqual(normal(second.graph), normal(fresh));
     const birthCry = second.graph.symbols.find((s) => s.id.endsWith('(*Kubelet).BirthCry'))!;
     assert.equal(birthCry.doc, 'BirthCry tells the node\'s events that the kubelet started.');
-    assert.notEqual(birthCry.fingerprint, buildIndex({ ...loc, root: tree().root, cacheDir: mkdtempSync(join(tmpdir(), 'ka-cutoff-cache-')) }).graph.symbols.find((s) => s.id === birthCry.id)!.fingerprint, 'the log message is in the fingerprint');
+    assert.notEqual(birthCry.fingerprint, buildIndex({ ...loc, root: tree().root, cacheDir: tempDir('ka-cutoff-cache-') }).graph.symbols.find((s) => s.id === birthCry.id)!.fingerprint, 'the log message is in the fingerprint');
     assert.equal(second.graph.symbols.find((s) => s.id.endsWith('(*Kubelet).initializeModules'))!.doc, 'initializeModules starts what needs no runtime.');
     assert.deepEqual(storeView(loc), storeView(freshLoc), 'queries read from the store what they read from a fresh build\'s');
     // Back to the first text: the records take the old docs and fingerprints again.
@@ -344,7 +344,7 @@ describe('early cut-off', () => {
     writeFileSync(file, '// A note first.\n\npackage lineprobe\n\n// Probe does nothing.\nfunc Probe() {}\n');
     const moved = buildIndex(loc);
     assert.equal(moved.cutOff, 'positions');
-    const freshLoc = { ...loc, cacheDir: mkdtempSync(join(tmpdir(), 'ka-cutoff-cache-')) };
+    const freshLoc = { ...loc, cacheDir: tempDir('ka-cutoff-cache-') };
     assert.deepEqual(normal(moved.graph), normal(buildIndex(freshLoc).graph));
     assert.deepEqual(storeView(loc), storeView(freshLoc), 'the store too');
     writeFileSync(file, '// A note first.\n\npackage lineprobe\n\n// Probe does nothing at all.\nfunc Probe() {}\n');

@@ -4,17 +4,17 @@
  */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { appendFileSync, cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { appendFileSync, cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { buildIndex, indexDir } from '../../src/index/build.js';
 import { OWNER_FILE } from '../../src/index/prune.js';
 import { packGraph } from '../../src/graph/pack.js';
 import { defaultBuildContext } from '../../src/source/index.js';
+import { tempDir } from '../helpers/temp.js';
 
 /** The kubelike fixture with enough files of its own that a new index looks for donors (DONORS_MIN_FILES). */
 function tree(): string {
-  const root = mkdtempSync(join(tmpdir(), 'ka-donor-tree-'));
+  const root = tempDir('ka-donor-tree-');
   cpSync(resolve('test/fixtures/go/kubelike'), root, { recursive: true });
   mkdirSync(join(root, 'pkg/kubelet/hooks'), { recursive: true });
   for (let i = 0; i < 70; i++) {
@@ -25,7 +25,7 @@ function tree(): string {
 }
 
 function copyOf(root: string): string {
-  const other = mkdtempSync(join(tmpdir(), 'ka-donor-copy-'));
+  const other = tempDir('ka-donor-copy-');
   cpSync(root, other, { recursive: true });
   return other;
 }
@@ -34,7 +34,7 @@ describe('facts from other indexes', () => {
   const ctx = defaultBuildContext();
 
   it('parses only the files another tree indexed in the same cache does not share, and makes the graph a fresh cache makes', () => {
-    const cacheDir = mkdtempSync(join(tmpdir(), 'ka-donor-cache-'));
+    const cacheDir = tempDir('ka-donor-cache-');
     const a = tree();
     const first = buildIndex({ root: a, ctx, cacheDir, workers: 0 });
     assert.equal(first.files.parsed, first.files.total);
@@ -43,7 +43,7 @@ describe('facts from other indexes', () => {
     const second = buildIndex({ root: b, ctx, cacheDir, workers: 0 });
     assert.equal(second.files.parsed, 1);
     assert.equal(second.files.cached, second.files.total - 1);
-    const alone = buildIndex({ root: b, ctx, cacheDir: mkdtempSync(join(tmpdir(), 'ka-donor-alone-')), workers: 0 });
+    const alone = buildIndex({ root: b, ctx, cacheDir: tempDir('ka-donor-alone-'), workers: 0 });
     assert.deepEqual(packGraph(second.graph), packGraph(alone.graph));
     // The facts taken went into the new index's own pack: without the donor, nothing is parsed again.
     rmSync(indexDir({ root: a, ctx, cacheDir }), { recursive: true });
@@ -52,7 +52,7 @@ describe('facts from other indexes', () => {
   });
 
   it('takes nothing from an index another version built', () => {
-    const cacheDir = mkdtempSync(join(tmpdir(), 'ka-donor-cache-'));
+    const cacheDir = tempDir('ka-donor-cache-');
     const a = tree();
     buildIndex({ root: a, ctx, cacheDir, workers: 0 });
     const ownerFile = join(indexDir({ root: a, ctx, cacheDir }), OWNER_FILE);
@@ -66,7 +66,7 @@ describe('facts from other indexes', () => {
 describe('a damaged facts entry', () => {
   it('is extracted again and replaced, and the graph is the one a clean cache gives', () => {
     const ctx = defaultBuildContext();
-    const cacheDir = mkdtempSync(join(tmpdir(), 'ka-damaged-cache-'));
+    const cacheDir = tempDir('ka-damaged-cache-');
     const root = tree();
     const clean = buildIndex({ root, ctx, cacheDir, workers: 0 });
     const packFile = join(indexDir({ root, ctx, cacheDir }), 'facts.bin');
@@ -86,7 +86,7 @@ describe('a damaged facts entry', () => {
 describe('a damaged facts entry of a file whose lines moved', () => {
   it('makes the build resolve again instead of failing', () => {
     const ctx = defaultBuildContext();
-    const cacheDir = mkdtempSync(join(tmpdir(), 'ka-damaged-cache-'));
+    const cacheDir = tempDir('ka-damaged-cache-');
     const root = tree();
     buildIndex({ root, ctx, cacheDir, workers: 0 });
     const packFile = join(indexDir({ root, ctx, cacheDir }), 'facts.bin');
@@ -103,7 +103,7 @@ describe('a damaged facts entry of a file whose lines moved', () => {
     const file = join(root, 'pkg/kubelet/hooks/hook5.go');
     writeFileSync(file, '// moved down a line\n' + readFileSync(file, 'utf8'));
     const built = buildIndex({ root, ctx, cacheDir, workers: 0 });
-    const clean = buildIndex({ root, ctx, cacheDir: mkdtempSync(join(tmpdir(), 'ka-damaged-clean-')), workers: 0 });
+    const clean = buildIndex({ root, ctx, cacheDir: tempDir('ka-damaged-clean-'), workers: 0 });
     assert.deepEqual(packGraph(built.graph), packGraph(clean.graph));
   });
 });

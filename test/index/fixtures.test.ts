@@ -4,13 +4,12 @@
  */
 import { describe, it, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { buildIndex } from '../../src/index/build.js';
 import { defaultBuildContext } from '../../src/source/index.js';
 import type { Edge, Graph } from '../../src/model/index.js';
 import { readWants, type WantLine } from '../helpers/wants.js';
+import { tempDir } from '../helpers/temp.js';
 
 const root = resolve('test/fixtures/go/kubelike');
 
@@ -35,7 +34,7 @@ describe('call resolution on test/fixtures/go/kubelike', () => {
   let graph: Graph;
   let wants: WantLine[];
   before(() => {
-    const cacheDir = mkdtempSync(join(tmpdir(), 'ka-fixture-'));
+    const cacheDir = tempDir('ka-fixture-');
     graph = buildIndex({ root, ctx: defaultBuildContext(), cacheDir, fresh: true }).graph;
     wants = readWants(root);
   });

@@ -4,13 +4,13 @@
  */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync, mkdirSync, readdirSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync, readFileSync } from 'node:fs';
 import { join, relative, resolve, sep } from 'node:path';
 import { encodeFreshness, freshNow, manifestOf, nativeFreshCheckInUse, nativeStatAll, readFreshness } from '../../src/index/stored.js';
 import { writeParts } from '../../src/index/atomic.js';
 import { statEach, statNow } from '../../src/source/index.js';
 import { spawnSync } from 'node:child_process';
+import { tempDir } from '../helpers/temp.js';
 
 const fixture = resolve('test/fixtures/go/kubelike');
 
@@ -21,7 +21,7 @@ function goFiles(root: string, dir = root): string[] {
 
 /** Both implementations' answers on the manifest as a build writes it and a query reads it; they must agree. */
 function fresh(m: ReturnType<typeof manifestOf>): boolean {
-  const dir = mkdtempSync(join(tmpdir(), 'ka-fresh-manifest-'));
+  const dir = tempDir('ka-fresh-manifest-');
   writeParts(join(dir, 'query.fresh'), encodeFreshness('stamp', 'graph', m));
   const f = readFreshness(dir);
   assert.ok(f, 'the manifest file reads back');
@@ -32,7 +32,7 @@ function fresh(m: ReturnType<typeof manifestOf>): boolean {
 
 describe('manifest freshness', () => {
   it(nativeFreshCheckInUse() ? 'C check and statSync loop agree' : 'statSync loop (the C check is not built here, so only the loop is tested)', () => {
-    const root = mkdtempSync(join(tmpdir(), 'ka-fresh-'));
+    const root = tempDir('ka-fresh-');
     cpSync(fixture, root, { recursive: true });
     const files = goFiles(root);
     assert.ok(files.length > 5);
@@ -66,7 +66,7 @@ describe('manifest freshness', () => {
   });
 
   it('checks thousands of paths (the threaded case) and finds one change among them', () => {
-    const root = mkdtempSync(join(tmpdir(), 'ka-fresh-many-'));
+    const root = tempDir('ka-fresh-many-');
     const files: string[] = [];
     for (let d = 0; d < 40; d++) {
       for (let f = 0; f < 40; f++) files.push(`p${d}/f${f}.go`);
@@ -84,7 +84,7 @@ describe('manifest freshness', () => {
   });
 
   it(nativeFreshCheckInUse() ? 'statAll in C gives what statSync gives, path by path' : 'statSync stats (the C check is not built here)', () => {
-    const root = mkdtempSync(join(tmpdir(), 'ka-stat-'));
+    const root = tempDir('ka-stat-');
     // Relative to the root, '' being the root itself.
     const rels: string[] = ['', 'missing.go', 'dangling.go'];
     symlinkSync(join(root, 'nowhere.go'), join(root, 'dangling.go'));

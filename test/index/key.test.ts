@@ -1,15 +1,15 @@
 /** Index folder names: a stable 64-bit hash, different for each tree, context and scope. */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { cacheKey, FACTS_VERSION, Hash64, toolStamp } from '../../src/index/key.js';
 import { defaultBuildContext } from '../../src/source/index.js';
+import { tempDir } from '../helpers/temp.js';
 
 describe('index keys', () => {
   it('keeps the tool stamp with the signature of the files it hashed', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'ka-key-'));
+    const dir = tempDir('ka-key-');
     const stamp = toolStamp(dir);
     assert.match(stamp, /^[0-9a-f]{12}$/);
     const memos = readdirSync(dir).filter((f) => /^tool-stamp-[0-9a-f]{8}\.json$/.test(f));

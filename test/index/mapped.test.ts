@@ -4,13 +4,13 @@
  */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { readWhole } from '../../src/index/mapped.js';
+import { tempDir } from '../helpers/temp.js';
 
 describe('readWhole', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'ka-mapped-'));
+  const dir = tempDir('ka-mapped-');
 
   it('gives the bytes of a file, large or empty', () => {
     const big = join(dir, 'big.bin');

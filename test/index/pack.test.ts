@@ -4,13 +4,12 @@
  */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { encodePacked, packGraph, SYM_W, type PackedGraph } from '../../src/graph/pack.js';
 import { buildIndex } from '../../src/index/build.js';
 import { defaultBuildContext } from '../../src/source/index.js';
 import type { Graph } from '../../src/model/index.js';
+import { tempDir } from '../helpers/temp.js';
 
 /** The packing written the plain way, as a test oracle: one string table, each string numbered on first use. */
 function plainPack(g: Graph): Pick<PackedGraph, 'strings' | 'edges' | 'symbols' | 'unresolved'> {
@@ -44,7 +43,7 @@ function same(g: Graph, what: string): void {
 
 describe('packGraph, again and again', () => {
   it('packs each graph as a plain packing does, runs of the last pack copied or not', () => {
-    const g = buildIndex({ root: resolve('test/fixtures/go/kubelike'), ctx: defaultBuildContext(), cacheDir: mkdtempSync(join(tmpdir(), 'ka-pack-')), fresh: true }).graph;
+    const g = buildIndex({ root: resolve('test/fixtures/go/kubelike'), ctx: defaultBuildContext(), cacheDir: tempDir('ka-pack-'), fresh: true }).graph;
     assert.ok(g.edges.length > 40 && g.symbols.length > 40 && g.unresolved.length > 0, 'enough rows to cut into runs');
     same(g, 'first');
     same(g, 'the same graph again');
@@ -67,7 +66,7 @@ describe('packGraph, again and again', () => {
   });
 
   it('takes records no longer near their last place', () => {
-    const g = buildIndex({ root: resolve('test/fixtures/go/kubelike'), ctx: defaultBuildContext(), cacheDir: mkdtempSync(join(tmpdir(), 'ka-pack-')), fresh: true }).graph;
+    const g = buildIndex({ root: resolve('test/fixtures/go/kubelike'), ctx: defaultBuildContext(), cacheDir: tempDir('ka-pack-'), fresh: true }).graph;
     // Many copies of the edges, so that the first run's records sit far past the last run's end.
     const many = Array.from({ length: 200 }, () => g.edges.map((x) => ({ ...x }))).flat();
     const big: Graph = { ...g, edges: many };
@@ -78,7 +77,7 @@ describe('packGraph, again and again', () => {
 
 describe('encodePacked, again and again', () => {
   it('writes the bytes a first encode writes, the string text copied in runs or not', () => {
-    const g = buildIndex({ root: resolve('test/fixtures/go/kubelike'), ctx: defaultBuildContext(), cacheDir: mkdtempSync(join(tmpdir(), 'ka-pack-')), fresh: true }).graph;
+    const g = buildIndex({ root: resolve('test/fixtures/go/kubelike'), ctx: defaultBuildContext(), cacheDir: tempDir('ka-pack-'), fresh: true }).graph;
     const bytes = (p: PackedGraph, keep: boolean) => Buffer.concat(encodePacked(p, { keep }));
     const first = packGraph(g);
     // Strings dropped, added (one not ASCII, which makes the byte ends differ from the ends) and moved.

@@ -1,12 +1,13 @@
 /** Old index folders go after a build; folders for other trees and the newest alternatives stay. */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, utimesSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { buildIndex, indexDir } from '../../src/index/build.js';
 import { OWNER_FILE, pruneIndexes, writeOwner } from '../../src/index/prune.js';
 import { defaultBuildContext } from '../../src/source/index.js';
+import { tempDir } from '../helpers/temp.js';
 
 const DAY = 24 * 3600 * 1000;
 
@@ -20,7 +21,7 @@ function folder(root: string, name: string, owner?: { of: string; stamp: string;
 
 describe('pruning old index folders', () => {
   it('keeps the current folder, the two newest other versions and other trees; removes the rest', () => {
-    const root = mkdtempSync(join(tmpdir(), 'ka-prune-'));
+    const root = tempDir('ka-prune-');
     const of = JSON.stringify({ root: '/k8s', scope: 'default' });
     const current = { of, stamp: 'v5', builtAt: 500 };
     folder(root, 'cur', current);
@@ -45,9 +46,9 @@ describe('pruning old index folders', () => {
   });
 
   it('a build records its owner and removes an older version of the same index', () => {
-    const tree = mkdtempSync(join(tmpdir(), 'ka-prune-tree-'));
+    const tree = tempDir('ka-prune-tree-');
     cpSync(resolve('test/fixtures/go/kubelike'), tree, { recursive: true });
-    const cacheDir = mkdtempSync(join(tmpdir(), 'ka-prune-cache-'));
+    const cacheDir = tempDir('ka-prune-cache-');
     const opts = { root: tree, ctx: defaultBuildContext(), cacheDir };
     const dir = indexDir(opts);
     const of = JSON.stringify({ root: tree, ctx: opts.ctx, scope: 'default' });

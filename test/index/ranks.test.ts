@@ -5,13 +5,12 @@
  */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { encodeStore, nameRanks } from '../../src/graph/store.js';
 import { buildIndex } from '../../src/index/build.js';
 import { defaultBuildContext } from '../../src/source/index.js';
 import type { Graph } from '../../src/model/index.js';
+import { tempDir } from '../helpers/temp.js';
 
 /** Whether `rank` orders `names` as localeCompare does, equal names sharing a rank. */
 function agrees(names: string[], rank: Float64Array): string | undefined {
@@ -45,7 +44,7 @@ describe('nameRanks', () => {
 
 describe('encodeStore, again', () => {
   it('writes what a first encode writes when it reuses the sections of the same names', () => {
-    const graph = buildIndex({ root: resolve('test/fixtures/go/kubelike'), ctx: defaultBuildContext(), cacheDir: mkdtempSync(join(tmpdir(), 'ka-enc-')), fresh: true }).graph;
+    const graph = buildIndex({ root: resolve('test/fixtures/go/kubelike'), ctx: defaultBuildContext(), cacheDir: tempDir('ka-enc-'), fresh: true }).graph;
     // The same names, other edges: lines and confidences moved (what an edit of bodies does).
     const edited: Graph = { ...graph, edges: graph.edges.map((e, i) => (i % 7 === 0 ? { ...e, line: e.line + 1, confidence: 0.5 } : e)) };
     const other: Graph = { ...graph, symbols: graph.symbols.slice(1) };
@@ -60,7 +59,7 @@ describe('encodeStore, again', () => {
 
 describe('encodeStore, records kept', () => {
   it('copies the records the last encode wrote and gives the bytes records made anew give', () => {
-    const graph = buildIndex({ root: resolve('test/fixtures/go/kubelike'), ctx: defaultBuildContext(), cacheDir: mkdtempSync(join(tmpdir(), 'ka-rec-')), fresh: true }).graph;
+    const graph = buildIndex({ root: resolve('test/fixtures/go/kubelike'), ctx: defaultBuildContext(), cacheDir: tempDir('ka-rec-'), fresh: true }).graph;
     const s = graph.symbols;
     assert.ok(s.length > 40, 'enough records to cut into runs');
     // What a resolution in part passes: most records the same objects, some made again in place (a
@@ -88,7 +87,7 @@ describe('encodeStore, records kept', () => {
 
 describe('encodeStore, names kept', () => {
   it('takes the bytes, hashes and last names of names the last encode had, and gives a plain encode’s bytes', () => {
-    const graph = buildIndex({ root: resolve('test/fixtures/go/kubelike'), ctx: defaultBuildContext(), cacheDir: mkdtempSync(join(tmpdir(), 'ka-names-')), fresh: true }).graph;
+    const graph = buildIndex({ root: resolve('test/fixtures/go/kubelike'), ctx: defaultBuildContext(), cacheDir: tempDir('ka-names-'), fresh: true }).graph;
     const e = graph.edges;
     // Names that come (a new callee, in the middle of the names) and go (a symbol and its edges).
     const gone = graph.symbols[5].id;

@@ -5,8 +5,7 @@
  */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { encodePacked, packGraph, unpackGraph } from '../../src/graph/pack.js';
 import { encodeStoreParts } from '../../src/graph/store.js';
@@ -15,6 +14,7 @@ import { PackMemo } from '../../src/index/cache.js';
 import { indexDir, STORE_FILE } from '../../src/index/stored.js';
 import { defaultBuildContext } from '../../src/source/index.js';
 import type { Graph } from '../../src/model/index.js';
+import { tempDir } from '../helpers/temp.js';
 
 /** The graph file's and the store's bytes, encoded keeping nothing. */
 function plain(g: Graph): { graph: Buffer; store: Buffer } {
@@ -33,9 +33,9 @@ function jsonPart(parts: Buffer[]): Buffer {
  * watch has), with the file the tests edit and its text.
  */
 function builtOnce(): { root: string; loc: IndexOptions; kubelet: string; original: string } {
-  const root = mkdtempSync(join(tmpdir(), 'ka-recycle-tree-'));
+  const root = tempDir('ka-recycle-tree-');
   cpSync(resolve('test/fixtures/go/kubelike'), root, { recursive: true });
-  const loc: IndexOptions = { root, ctx: defaultBuildContext(), cacheDir: mkdtempSync(join(tmpdir(), 'ka-recycle-cache-')), workers: 0, memo: new PackMemo() };
+  const loc: IndexOptions = { root, ctx: defaultBuildContext(), cacheDir: tempDir('ka-recycle-cache-'), workers: 0, memo: new PackMemo() };
   buildIndex(loc);
   const kubelet = join(root, 'pkg/kubelet/kubelet.go');
   return { root, loc, kubelet, original: readFileSync(kubelet, 'utf8') };
@@ -43,7 +43,7 @@ function builtOnce(): { root: string; loc: IndexOptions; kubelet: string; origin
 
 describe('the encoders, recycling', () => {
   it('give the bytes of plain encodes, edit after edit, in the memory of the encodes before', () => {
-    const g = buildIndex({ root: resolve('test/fixtures/go/kubelike'), ctx: defaultBuildContext(), cacheDir: mkdtempSync(join(tmpdir(), 'ka-recycle-')), fresh: true }).graph;
+    const g = buildIndex({ root: resolve('test/fixtures/go/kubelike'), ctx: defaultBuildContext(), cacheDir: tempDir('ka-recycle-'), fresh: true }).graph;
     const e = g.edges;
     const s = g.symbols;
     assert.ok(e.length > 40 && s.length > 40, 'enough records to cut into runs');
@@ -88,7 +88,7 @@ describe('the encoders, recycling', () => {
   });
 
   it('keeps nothing to write over when not asked to', () => {
-    const g = buildIndex({ root: resolve('test/fixtures/go/kubelike'), ctx: defaultBuildContext(), cacheDir: mkdtempSync(join(tmpdir(), 'ka-recycle-')), fresh: true }).graph;
+    const g = buildIndex({ root: resolve('test/fixtures/go/kubelike'), ctx: defaultBuildContext(), cacheDir: tempDir('ka-recycle-'), fresh: true }).graph;
     const first = packGraph(g, { keep: true });
     const store = encodeStoreParts(g, 'k', first, { keep: true });
     const second = packGraph(g, { keep: true });
@@ -111,13 +111,13 @@ describe('the encoders, recycling', () => {
       writeFileSync(kubelet, text);
       const built = buildIndex(loc);
       assert.ok(built.incremental, `edit ${i}: resolved again in part`);
-      const copy = mkdtempSync(join(tmpdir(), 'ka-recycle-kept-'));
+      const copy = tempDir('ka-recycle-kept-');
       cpSync(loc.cacheDir!, copy, { recursive: true });
       kept.push(copy);
     }
     for (const [i, text] of texts.entries()) {
       writeFileSync(kubelet, text);
-      const fresh: IndexOptions = { root, ctx: loc.ctx, cacheDir: mkdtempSync(join(tmpdir(), 'ka-recycle-cache-')), workers: 0 };
+      const fresh: IndexOptions = { root, ctx: loc.ctx, cacheDir: tempDir('ka-recycle-cache-'), workers: 0 };
       const want = buildIndex(fresh).graph;
       const at = { ...fresh, cacheDir: kept[i] };
       assert.ok(readFileSync(join(indexDir(at), STORE_FILE)).equals(readFileSync(join(indexDir(fresh), STORE_FILE))), `edit ${i}: the query store`);
@@ -138,7 +138,7 @@ describe('the encoders, recycling', () => {
       writeFileSync(kubelet, text);
       const built = buildIndex(loc);
       assert.equal(built.cutOff, cutOff, text.slice(0, 40));
-      const fresh = buildIndex({ root, ctx: loc.ctx, cacheDir: mkdtempSync(join(tmpdir(), 'ka-recycle-cache-')), workers: 0 });
+      const fresh = buildIndex({ root, ctx: loc.ctx, cacheDir: tempDir('ka-recycle-cache-'), workers: 0 });
       assert.deepEqual(unpackGraph(packGraph(built.graph)), unpackGraph(packGraph(fresh.graph)), `${cutOff}: the graph, its lines moved`);
     }
   });

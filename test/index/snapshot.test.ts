@@ -4,14 +4,14 @@
  */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { appendFileSync, cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { appendFileSync, cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { deserialize, serialize } from 'node:v8';
 import { buildIndex, indexDir, type IndexOptions } from '../../src/index/build.js';
 import { defaultBuildContext, type SourceSnapshot } from '../../src/source/index.js';
 import { packGraph, unpackGraph } from '../../src/graph/pack.js';
 import type { Graph } from '../../src/model/index.js';
+import { tempDir } from '../helpers/temp.js';
 
 const fixture = resolve('test/fixtures/go/kubelike');
 
@@ -20,13 +20,13 @@ const fixture = resolve('test/fixtures/go/kubelike');
  * one every stat would be distrusted (test/source/snapshot.test.ts covers the window).
  */
 function tree(): IndexOptions {
-  const root = mkdtempSync(join(tmpdir(), 'ka-snap-tree-'));
+  const root = tempDir('ka-snap-tree-');
   cpSync(fixture, root, { recursive: true });
-  return { root, ctx: defaultBuildContext(), cacheDir: mkdtempSync(join(tmpdir(), 'ka-snap-cache-')), workers: 0, racyMs: -Infinity };
+  return { root, ctx: defaultBuildContext(), cacheDir: tempDir('ka-snap-cache-'), workers: 0, racyMs: -Infinity };
 }
 
 function fresh(loc: IndexOptions): Graph {
-  return normal(buildIndex({ ...loc, cacheDir: mkdtempSync(join(tmpdir(), 'ka-snap-cache-')), fresh: true }).graph);
+  return normal(buildIndex({ ...loc, cacheDir: tempDir('ka-snap-cache-'), fresh: true }).graph);
 }
 
 function normal(g: Graph): Graph {

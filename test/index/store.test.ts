@@ -5,14 +5,14 @@
  */
 import { describe, it, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { buildIndex, indexDir, openStore } from '../../src/index/build.js';
 import { readStore } from '../../src/index/stored.js';
 import { defaultBuildContext } from '../../src/source/index.js';
 import { bufferBytes, encodeStore, GraphStore, GraphView, SymbolTable } from '../../src/graph/index.js';
 import type { Graph } from '../../src/model/index.js';
+import { tempDir } from '../helpers/temp.js';
 
 const fixture = resolve('test/fixtures/go/kubelike');
 
@@ -21,7 +21,7 @@ describe('query store', () => {
   let memory: { table: SymbolTable; view: GraphView };
   let stored: { table: SymbolTable; view: GraphView };
   before(() => {
-    graph = buildIndex({ root: fixture, ctx: defaultBuildContext(), cacheDir: mkdtempSync(join(tmpdir(), 'ka-store-')), fresh: true }).graph;
+    graph = buildIndex({ root: fixture, ctx: defaultBuildContext(), cacheDir: tempDir('ka-store-'), fresh: true }).graph;
     memory = { table: new SymbolTable(graph.symbols), view: new GraphView(graph) };
     const store = new GraphStore(bufferBytes(encodeStore(graph, 'test')));
     stored = { table: new SymbolTable(store), view: new GraphView(store) };
@@ -78,9 +78,9 @@ describe('query store', () => {
   });
 
   it('is written by a build and goes stale when a file in scope changes', () => {
-    const root = mkdtempSync(join(tmpdir(), 'ka-store-tree-'));
+    const root = tempDir('ka-store-tree-');
     cpSync(fixture, root, { recursive: true });
-    const loc = { root, ctx: defaultBuildContext(), cacheDir: mkdtempSync(join(tmpdir(), 'ka-store-cache-')) };
+    const loc = { root, ctx: defaultBuildContext(), cacheDir: tempDir('ka-store-cache-') };
     buildIndex(loc);
     assert.ok(openStore(loc), 'fresh after a build');
     assert.ok(readFileSync(join(indexDir(loc), 'query.bin')).length > 1000);
@@ -96,7 +96,7 @@ describe('query store', () => {
   });
 
   it('reads a store of another format as none, and leaves no file open', { skip: existsSync('/proc/self/fd') ? false : 'needs /proc/self/fd to count open files' }, () => {
-    const loc = { root: fixture, ctx: defaultBuildContext(), cacheDir: mkdtempSync(join(tmpdir(), 'ka-store-old-')) };
+    const loc = { root: fixture, ctx: defaultBuildContext(), cacheDir: tempDir('ka-store-old-') };
     mkdirSync(indexDir(loc), { recursive: true });
     writeFileSync(join(indexDir(loc), 'query.bin'), Buffer.from('KAQ1 an older layout'));
     const open = () => readdirSync('/proc/self/fd').length;

@@ -4,7 +4,7 @@
  */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { appendFileSync, cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { buildIndex, watchIndex, type IndexOptions, type WatchBuild } from '../../src/index/build.js';
@@ -15,13 +15,14 @@ import { packGraph, unpackGraph } from '../../src/graph/pack.js';
 import type { Graph } from '../../src/model/index.js';
 import { main } from '../../src/cli/main.js';
 import type { Io } from '../../src/cli/context.js';
+import { tempDir } from '../helpers/temp.js';
 
 const fixture = resolve('test/fixtures/go/kubelike');
 
 function tree(): IndexOptions {
-  const root = mkdtempSync(join(tmpdir(), 'ka-watch-tree-'));
+  const root = tempDir('ka-watch-tree-');
   cpSync(fixture, root, { recursive: true });
-  return { root, ctx: defaultBuildContext(), cacheDir: mkdtempSync(join(tmpdir(), 'ka-watch-cache-')), workers: 0 };
+  return { root, ctx: defaultBuildContext(), cacheDir: tempDir('ka-watch-cache-'), workers: 0 };
 }
 
 /** The graph as its pack keeps it, so that a loaded graph and a resolved one compare. */
@@ -94,7 +95,7 @@ describe('index --watch (watchIndex)', () => {
       const fn = await nextChange();
       assert.equal(fn.result.cutOff, undefined, 'new facts: resolved again');
       assert.ok(fn.result.graph.symbols.some((s) => s.name === 'watchedHelper'));
-      assert.deepEqual(normal(fn.result.graph), normal(buildIndex({ ...loc, cacheDir: mkdtempSync(join(tmpdir(), 'ka-watch-cache-')) }).graph));
+      assert.deepEqual(normal(fn.result.graph), normal(buildIndex({ ...loc, cacheDir: tempDir('ka-watch-cache-') }).graph));
       assert.equal(fn.watching, watched);
       // The watch kept the first build's resolution: only what the edit can change was resolved again.
       assert.ok(fn.result.incremental, 'resolved again in part');
@@ -104,7 +105,7 @@ describe('index --watch (watchIndex)', () => {
       writeFileSync(kubelet, readFileSync(kubelet, 'utf8').replace(/\n\t\tklet\.pleg = pleg\.NewEventedPLEG\([^\n]*/, '\n\t\t_ = eventChannel'));
       const flow = await nextChange();
       assert.ok(flow.result.incremental, 'resolved again in part');
-      assert.deepEqual(normal(flow.result.graph), normal(buildIndex({ ...loc, cacheDir: mkdtempSync(join(tmpdir(), 'ka-watch-cache-')) }).graph));
+      assert.deepEqual(normal(flow.result.graph), normal(buildIndex({ ...loc, cacheDir: tempDir('ka-watch-cache-') }).graph));
 
       // A new package, imported from the kubelet: its folder joins the watch once a build puts it in scope.
       mkdirSync(join(loc.root, 'pkg/kubelet/watched'));
@@ -146,7 +147,7 @@ describe('index --watch (watchIndex)', () => {
       await until(() => queue.some((b) => b.changed));
       const edit = queue.find((b) => b.changed)!;
       assert.ok(edit.result.incremental, 'resolved again in part');
-      assert.deepEqual(normal(edit.result.graph), normal(buildIndex({ ...loc, cacheDir: mkdtempSync(join(tmpdir(), 'ka-watch-cache-')) }).graph));
+      assert.deepEqual(normal(edit.result.graph), normal(buildIndex({ ...loc, cacheDir: tempDir('ka-watch-cache-') }).graph));
     } finally {
       stop.abort();
       await w.closed;
@@ -212,8 +213,8 @@ describe('index --watch (watchIndex)', () => {
   });
 
   it('throws the first build\'s error and does not start', () => {
-    const root = mkdtempSync(join(tmpdir(), 'ka-watch-empty-'));
-    assert.throws(() => watchIndex({ root, ctx: defaultBuildContext(), cacheDir: mkdtempSync(join(tmpdir(), 'ka-watch-cache-')), onBuild: () => {}, onError: () => {} }), /is empty, not a Kubernetes checkout/);
+    const root = tempDir('ka-watch-empty-');
+    assert.throws(() => watchIndex({ root, ctx: defaultBuildContext(), cacheDir: tempDir('ka-watch-cache-'), onBuild: () => {}, onError: () => {} }), /is empty, not a Kubernetes checkout/);
   });
 
   it('does not build when its signal is already aborted, and closes when it is aborted later', async () => {
@@ -224,7 +225,7 @@ describe('index --watch (watchIndex)', () => {
     };
     const stopped = new AbortController();
     stopped.abort();
-    const opts = { root: tmpdir(), ctx: defaultBuildContext(), cacheDir: mkdtempSync(join(tmpdir(), 'ka-watch-cache-')), onBuild: () => {}, onError: () => {} };
+    const opts = { root: tmpdir(), ctx: defaultBuildContext(), cacheDir: tempDir('ka-watch-cache-'), onBuild: () => {}, onError: () => {} };
     await watchWith(fake, opts.cacheDir, { ...opts, signal: stopped.signal }).closed;
     assert.equal(builds, 0);
     const later = new AbortController();
@@ -263,10 +264,10 @@ describe('kubelet-atlas index --watch', () => {
   });
 
   it('exits 2 with a clear error when the first build cannot be made', async () => {
-    const root = mkdtempSync(join(tmpdir(), 'ka-watch-empty-'));
+    const root = tempDir('ka-watch-empty-');
     let err = '';
     const io: Io = { out: () => {}, err: (s) => { err += s; }, isTTY: false, env: { HOME: tmpdir() }, stop: new AbortController().signal };
-    const code = await main(['node', 'kubelet-atlas', 'index', '--watch', '--source', root, '--cache-dir', mkdtempSync(join(tmpdir(), 'ka-watch-cache-'))], io);
+    const code = await main(['node', 'kubelet-atlas', 'index', '--watch', '--source', root, '--cache-dir', tempDir('ka-watch-cache-')], io);
     assert.equal(code, 2);
     assert.match(err, /is empty, not a Kubernetes checkout/);
     assert.doesNotMatch(err, /at .*\.js:\d+/, 'no stack trace');
@@ -275,7 +276,7 @@ describe('kubelet-atlas index --watch', () => {
 
 describe('PackMemo', () => {
   it('gives back the value a build wrote or read while the file is that one, and decodes a file written by another process', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'ka-memo-'));
+    const dir = tempDir('ka-memo-');
     const file = join(dir, 'state.v8');
     const memo = new PackMemo();
     const mine = { n: 1 };

@@ -1,11 +1,11 @@
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { readNotes } from '../../src/notes/index.js';
 import { runCli } from '../helpers/cli.js';
+import { tempDir } from '../helpers/temp.js';
 
 const fixture = resolve('test/fixtures/go/kubelike');
 const bin = resolve('bin/kubelet-atlas.cjs');
@@ -22,7 +22,7 @@ describe('kubelet-atlas notes', () => {
   let first: string;
   const temps: string[] = [];
   const temp = (prefix: string) => {
-    const d = mkdtempSync(join(tmpdir(), prefix));
+    const d = tempDir(prefix);
     temps.push(d);
     return d;
   };

@@ -1,7 +1,6 @@
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildIndex } from '../../src/index/build.js';
 import { defaultBuildContext } from '../../src/source/index.js';
@@ -12,9 +11,10 @@ import {
   newNoteId, NOTE_ID, NoteInputError, noteIdTime, parseNote, readNotes, resolveNote, treeSource, type Note,
 } from '../../src/notes/index.js';
 import { copyFixture, FIXTURE, modifyFixture } from '../diff/fixture.js';
+import { tempDir } from '../helpers/temp.js';
 
 const K = 'k8s.io/kubernetes/pkg/kubelet';
-const ROOT = mkdtempSync(join(tmpdir(), 'ka-notes-test-'));
+const ROOT = tempDir('ka-notes-test-');
 after(() => rmSync(ROOT, { recursive: true, force: true }));
 const NOW = new Date('2025-01-30T03:15:02.123Z');
 

@@ -4,18 +4,18 @@
  */
 import { describe, it, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { cpSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { main } from '../../src/cli/main.js';
 import { checkGoldenDir } from './golden.js';
 import { runCli } from '../helpers/cli.js';
+import { tempDir } from '../helpers/temp.js';
 
 const fixture = resolve('test/fixtures/go/kubelike');
 const annotations = resolve('test/fixtures/annotations');
 const notes = resolve('test/outputs/fixtures/notes');
 const portsRoot = resolve('test/outputs/fixtures/ports');
-const work = mkdtempSync(join(tmpdir(), 'ka-guides-'));
+const work = tempDir('ka-guides-');
 const cache = join(work, 'cache');
 
 interface Run { code: number; out: string; err: string }
@@ -111,7 +111,7 @@ describe('tour export on the fixtures', () => {
 
 describe('drift under a topic', () => {
   it('adds a "Changed since v1.28.0" line when an anchored body changed', async () => {
-    const tree = mkdtempSync(join(tmpdir(), 'ka-guides-tree-'));
+    const tree = tempDir('ka-guides-tree-');
     cpSync(fixture, tree, { recursive: true });
     const file = join(tree, 'pkg/kubelet/pleg/generic.go');
     const text = readFileSync(file, 'utf8');

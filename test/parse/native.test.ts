@@ -5,12 +5,12 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { goFiles } from '../helpers/wants.js';
 import { extractAll, extractFile, nativeParserInUse, newClock, unpackFacts } from '../../src/parse/index.js';
 import { editBetween } from '../../src/parse/flat.js';
+import { tempDir } from '../helpers/temp.js';
 
 const fixtures = resolve('test/fixtures/go');
 const files = goFiles(fixtures).map((abs) => ({ path: relative(fixtures, abs), bytes: readFileSync(abs) }));
@@ -48,7 +48,7 @@ describe('parse paths', () => {
       return;
     }
     // Each fixture cut at a few points, with a tail that opens what it does not close.
-    const dir = mkdtempSync(join(tmpdir(), 'ka-broken-'));
+    const dir = tempDir('ka-broken-');
     let n = 0;
     for (const f of files) {
       const text = f.bytes.toString('utf8');

@@ -1,9 +1,9 @@
 import { describe, it, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { extractPortCode, packageRoot, readPortMappings, type PortMapping } from '../../src/ports/index.js';
+import { tempDir } from '../helpers/temp.js';
 
 const FREE_SPACE = 'k8s.io/kubernetes/pkg/kubelet/images.(*realImageGCManager).freeSpace';
 
@@ -83,7 +83,7 @@ describe('readPortMappings on the real ports', () => {
 describe('readPortMappings on a small tree', () => {
   let root: string;
   before(() => {
-    root = mkdtempSync(join(tmpdir(), 'ka-ports-'));
+    root = tempDir('ka-ports-');
     mkdirSync(join(root, 'reference-impl', 'demo'), { recursive: true });
     writeFileSync(
       join(root, 'reference-impl', 'demo', 'a.ts'),

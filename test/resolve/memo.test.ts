@@ -5,8 +5,7 @@
  */
 import { describe, it, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { buildIndex } from '../../src/index/build.js';
 import { computeScope, defaultBuildContext, openTree } from '../../src/source/index.js';
@@ -17,6 +16,7 @@ import type { FuncInfo } from '../../src/resolve/program.js';
 import { CallResolver } from '../../src/resolve/calls.js';
 import { MAX_OPEN, Queries } from '../../src/resolve/queries.js';
 import { readWants } from '../helpers/wants.js';
+import { tempDir } from '../helpers/temp.js';
 
 /** A system of queries over sets of letters: each query's answer is its own letters and its dependencies' answers. */
 function system(deps: Record<string, string[]>, letters: Record<string, string>) {
@@ -90,7 +90,7 @@ describe('call resolution on test/fixtures/go/memo', () => {
   const root = resolve('test/fixtures/go/memo');
   let graph: Graph;
   before(() => {
-    const cacheDir = mkdtempSync(join(tmpdir(), 'ka-memo-'));
+    const cacheDir = tempDir('ka-memo-');
     graph = buildIndex({ root, ctx: defaultBuildContext(), cacheDir, fresh: true }).graph;
   });
 
@@ -109,7 +109,7 @@ describe('call resolution on test/fixtures/go/memo', () => {
 
 describe('resolution order', () => {
   it('narrows a call through a field that a cycle of field and parameter feeds, whichever is asked first', () => {
-    const cacheDir = mkdtempSync(join(tmpdir(), 'ka-memo-'));
+    const cacheDir = tempDir('ka-memo-');
     const graph = buildIndex({ root: resolve('test/fixtures/go/memo'), ctx: defaultBuildContext(), cacheDir, fresh: true }).graph;
     const at = (caller: string) =>
       graph.edges

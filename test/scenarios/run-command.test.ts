@@ -1,11 +1,12 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runCommand, type RunOptions } from '../../src/cli/run-command.js';
 import { UserError } from '../../src/cli/errors.js';
 import type { Io } from '../../src/cli/context.js';
+import { tempDir } from '../helpers/temp.js';
 
 function capture(): { io: Io; out: () => string; err: () => string } {
   let out = '';
@@ -61,7 +62,7 @@ describe('kubelet-atlas run', () => {
   });
 
   it('runs a scenario file and reports a bad one with file, line and field', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'ka-run-'));
+    const dir = tempDir('ka-run-');
     const good = join(dir, 'mine.yaml');
     writeFileSync(good, 'duration: 10s\npods:\n  - metadata: { name: p }\n    spec: { containers: [{ name: c, image: registry.example/c:1 }] }\n');
     const ok = await cli([good]);

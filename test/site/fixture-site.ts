@@ -1,11 +1,11 @@
 /** Builds the site from the Go fixtures, their topics, a malicious note and the repository's ports. */
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { buildIndex } from '../../src/index/build.js';
 import { defaultBuildContext } from '../../src/source/index.js';
 import { SymbolTable } from '../../src/graph/index.js';
 import { buildSite, loadExtras, type SiteResult } from '../../src/outputs/site/index.js';
+import { tempDir } from '../helpers/temp.js';
 
 export const GO_ROOT = resolve('test/fixtures/go/kubelike');
 
@@ -18,7 +18,7 @@ let built: FixtureSite | undefined;
 
 export function fixtureSite(): FixtureSite {
   if (built) return built;
-  const tmp = mkdtempSync(join(tmpdir(), 'ka-site-'));
+  const tmp = tempDir('ka-site-');
   const graph = buildIndex({ root: GO_ROOT, ctx: defaultBuildContext(), cacheDir: join(tmp, 'cache'), fresh: true }).graph;
   const extras = loadExtras({
     annotationsDir: resolve('test/fixtures/annotations'),

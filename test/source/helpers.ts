@@ -1,10 +1,10 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
+import { tempDir } from '../helpers/temp.js';
 
 /** Writes `files` (relative path → contents) under a fresh temp dir and returns its path. */
 export function makeTree(files: Record<string, string>): string {
-  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'katlas-source-'));
+  const root = tempDir('katlas-source-');
   for (const [rel, text] of Object.entries(files)) writeFile(root, rel, text);
   return root;
 }
