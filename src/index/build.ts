@@ -115,9 +115,9 @@ function graphLabel(stamp: string): string {
   return `${stamp} pack-${PACK_VERSION}`;
 }
 
-/** The graph behind a state, still serialized: decoded on first use (see lazyResult). */
-function storedGraph(dir: string, state: IndexState | undefined): Buffer | undefined {
-  return state ? readGraphFile(join(dir, GRAPH_FILE), state.graph) : undefined;
+/** The graph behind a state, still serialized: decoded on first use (see lazyResult); with `into`, read into its memory (see readGraphFile). */
+function storedGraph(dir: string, state: IndexState | undefined, into?: (size: number) => Buffer): Buffer | undefined {
+  return state ? readGraphFile(join(dir, GRAPH_FILE), state.graph, into) : undefined;
 }
 
 /**
@@ -623,7 +623,7 @@ function movedGraph(a: { state: IndexState; dir: string; packFile: string; chang
   // into the same memory each time (see graph/scratch.ts): 27 MB on v1.28, which would otherwise count
   // towards V8's next full collection at each such edit.
   const checkOnly = a.recycle && movedLineCount(moves) <= a.limit;
-  const bytes = checkOnly ? readGraphFile(join(a.dir, GRAPH_FILE), state.graph, (n) => Buffer.from(scratch(Uint8Array, 'graph.read', n, true).buffer, 0, n)) : storedGraph(a.dir, state);
+  const bytes = storedGraph(a.dir, state, checkOnly ? (n) => Buffer.from(scratch(Uint8Array, 'graph.read', n, true).buffer, 0, n) : undefined);
   if (!bytes) return undefined;
   try {
     const moved = remapPackedBytes(bytes, moves);

@@ -109,7 +109,7 @@ export function writeGraphFile(file: string, label: string, body: Uint8Array[]):
  * a process that reads it again and again and is done with the bytes each time (see movedGraph).
  */
 export function readGraphFile(file: string, label: string, into?: (size: number) => Buffer): Buffer | undefined {
-  const bytes = into ? readMarkedInto(file, GRAPH_MAGIC, into) : readMarked(file, GRAPH_MAGIC);
+  const bytes = readMarked(file, GRAPH_MAGIC, into);
   const at = bodyAt(Buffer.byteLength(label));
   return bytes && hasLabel(bytes, label) && at <= bytes.length ? bytes.subarray(at) : undefined;
 }
@@ -140,39 +140,36 @@ export function graphFileLabelled(file: string, label: string): boolean {
   }
 }
 
-/** readMarked, the bytes read into the memory `into` gives for the file's size. */
-function readMarkedInto(file: string, magic: string, into: (size: number) => Buffer): Buffer | undefined {
+/**
+ * The file's bytes if it can be read and starts with `magic` (and holds at least 8 bytes); else
+ * undefined. Read whole (see readWhole), or with `into` into the memory it gives (see readInto).
+ */
+function readMarked(file: string, magic: string, into?: (size: number) => Buffer): Buffer | undefined {
   let bytes: Buffer;
   try {
-    const fd = openSync(file, 'r');
-    try {
-      const size = fstatSync(fd).size;
-      const memory = into(size);
-      let done = 0;
-      while (done < size) {
-        const n = readSync(fd, memory, done, size - done, done);
-        if (n === 0) break;
-        done += n;
-      }
-      bytes = memory.subarray(0, done);
-    } finally {
-      closeSync(fd);
-    }
+    bytes = into ? readInto(file, into) : readWhole(file);
   } catch {
     return undefined;
   }
   return bytes.length >= 8 && bytes.toString('latin1', 0, 4) === magic ? bytes : undefined;
 }
 
-/** The file's bytes if it can be read and starts with `magic` (and holds at least 8 bytes); else undefined. */
-function readMarked(file: string, magic: string): Buffer | undefined {
-  let bytes: Buffer;
+/** All of `file`'s bytes, read into the memory `into` gives for its size; throws as readFileSync does. */
+function readInto(file: string, into: (size: number) => Buffer): Buffer {
+  const fd = openSync(file, 'r');
   try {
-    bytes = readWhole(file);
-  } catch {
-    return undefined;
+    const size = fstatSync(fd).size;
+    const memory = into(size);
+    let done = 0;
+    while (done < size) {
+      const n = readSync(fd, memory, done, size - done, done);
+      if (n === 0) break;
+      done += n;
+    }
+    return memory.subarray(0, done);
+  } finally {
+    closeSync(fd);
   }
-  return bytes.length >= 8 && bytes.toString('latin1', 0, 4) === magic ? bytes : undefined;
 }
 
 
