@@ -93,24 +93,36 @@ export function encodeStoreParts(g: Graph, graph: string, packed: PackedGraph = 
   for (let k = 0, o = 0; k < count; k++, o += EDGE_W) kindMode[k] = code(E[o + 2], KINDS, kindCodes) * 8 + code(E[o + 3], MODES, modeCodes);
   // The file and how strings, numbered in the order the adjacency arrays first use them.
   const { id: string, list: strings } = firstUse(S, 'store.strings', recycle);
-  // Names ranked once in locale order, so the sorts below compare integers, not strings, and still
+  // Names ranked once in locale order, so the sorts below order by integers, not strings, and still
   // give the order compareCallers/compareCallees give (names that compare equal share a rank).
   const named = nameSections(names, symbols.length, recycle);
   const rank = named.rank;
-  const adjacency = (slot: string, key: Int32Array, other: Int32Array, compare: (a: number, b: number) => number) => {
-    // Edge numbers grouped by node (counting sort), then each group sorted.
+  /**
+   * The edges grouped by node `group[k]` (the start of each group in `start`), each group in the order
+   * of `keys` (least significant first), equal keys in edge order: what sorting each group by a
+   * comparator gives, as one counting-sort pass per key over all the edges.
+   */
+  const adjacency = (slot: string, group: Int32Array, other: Int32Array, keys: ((key: Int32Array) => void)[]) => {
+    let order = scratch(Int32Array, 'store.order', count, recycle);
+    let spare = scratch(Int32Array, 'store.orderSpare', count, recycle);
+    for (let k = 0; k < count; k++) order[k] = k;
+    const key = scratch(Int32Array, 'store.key', count, recycle);
+    for (const fillKey of keys) {
+      fillKey(key);
+      stablePass(order, spare, key, recycle);
+      [order, spare] = [spare, order];
+    }
     const start = zeroed(Uint32Array, `store.${slot}Start`, names.length + 1, recycle);
-    for (let k = 0; k < count; k++) start[key[k] + 1]++;
+    for (let k = 0; k < count; k++) start[group[k] + 1]++;
     for (let i = 0; i < names.length; i++) start[i + 1] += start[i];
     const fill = scratch(Uint32Array, 'store.fill', names.length, recycle);
     fill.set(start.subarray(0, names.length));
-    const ids = scratch(Int32Array, 'store.ids', count, recycle);
-    for (let k = 0; k < count; k++) ids[fill[key[k]]++] = k;
-    const data = scratch(Int32Array, `store.${slot}Data`, count * W, recycle);
-    for (let i = 0; i < names.length; i++) {
-      const group = ids.subarray(start[i], start[i + 1]);
-      if (group.length > 1) group.sort(compare);
+    const ids = spare;
+    for (let j = 0; j < count; j++) {
+      const k = order[j];
+      ids[fill[group[k]]++] = k;
     }
+    const data = scratch(Int32Array, `store.${slot}Data`, count * W, recycle);
     for (let j = 0; j < count; j++) {
       const k = ids[j];
       const e = k * EDGE_W;
@@ -126,10 +138,20 @@ export function encodeStoreParts(g: Graph, graph: string, packed: PackedGraph = 
   };
   // The confidence as packed (×1000, rounded) orders callees as the edges' own do: the resolver gives
   // confidences in hundredths.
-  const confidence = (k: number) => E[k * EDGE_W + 7];
-  const line = (k: number) => E[k * EDGE_W + 5];
-  const out = adjacency('out', from, to, (a, b) => confidence(b) - confidence(a) || rank[to[a]] - rank[to[b]] || line(a) - line(b));
-  const inn = adjacency('in', to, from, (a, b) => rank[from[a]] - rank[from[b]] || line(a) - line(b));
+  // Each key fills its value for every edge (one loop per key, not a call per edge).
+  const line = (key: Int32Array) => {
+    for (let k = 0; k < count; k++) key[k] = E[k * EDGE_W + 5];
+  };
+  const rankOf = (node: Int32Array) => (key: Int32Array) => {
+    for (let k = 0; k < count; k++) key[k] = rank[node[k]];
+  };
+  const likelyFirst = (key: Int32Array) => {
+    for (let k = 0; k < count; k++) key[k] = -E[k * EDGE_W + 7];
+  };
+  // Callees: likely first (the highest confidence), then by name, then by line.
+  const out = adjacency('out', from, to, [line, rankOf(to), likelyFirst]);
+  // Callers: by name, then by line.
+  const inn = adjacency('in', to, from, [line, rankOf(from)]);
   const { json, jsonStart } = symbolRecords(symbols, recycle);
   // What a path search walks: each out-edge's target alone, complemented (~n) for a reference edge,
   // a sixth of outData's bytes.
@@ -151,6 +173,33 @@ export function encodeStoreParts(g: Graph, graph: string, packed: PackedGraph = 
   // A process that encodes once (no watch) keeps nothing for a next encode.
   if (!opts.keep) lastRecords = spareRecords = lastNamed = spareNames = ranked = undefined;
   return layout({ v: 1, graph, nodes: names.length, symbols: symbols.length, stats: g.stats, sections: {} }, sections);
+}
+
+/**
+ * One pass of a counting sort: `order`'s items (edge numbers) into `into`, by `key[item]` ascending,
+ * items of equal keys in the order `order` has them (so passes least significant key first sort by all).
+ */
+function stablePass(order: Int32Array, into: Int32Array, key: Int32Array, recycle: boolean): void {
+  const n = order.length;
+  if (n === 0) return;
+  let lo = key[0];
+  let hi = key[0];
+  for (let k = 1; k < n; k++) {
+    const v = key[k];
+    if (v < lo) lo = v;
+    else if (v > hi) hi = v;
+  }
+  const at = zeroed(Uint32Array, 'store.buckets', hi - lo + 1, recycle);
+  for (let k = 0; k < n; k++) at[key[k] - lo]++;
+  for (let b = 0, sum = 0; b < at.length; b++) {
+    const c = at[b];
+    at[b] = sum;
+    sum += c;
+  }
+  for (let j = 0; j < n; j++) {
+    const k = order[j];
+    into[at[key[k] - lo]++] = k;
+  }
 }
 
 /** The last encode's records and their JSON bytes (see symbolRecords), and the encode's before when recycling. */
@@ -177,7 +226,8 @@ let spareNames: Spare | undefined;
 
 interface NamedSections {
   symbols: number;
-  rank: Float64Array;
+  /** Each name's rank (see nameRanks). */
+  rank: Int32Array;
   sections: [string, Buffer][];
   /** The names, each followed by a newline (the names section is this without the last one), and where each starts. */
   text: KeptText<string>;
@@ -251,14 +301,15 @@ const RANK_AGAIN = 4096;
 
 /**
  * Each name's rank in locale order (String.prototype.localeCompare's), names that compare equal
- * sharing one, so that the sorts compare numbers. One collator for the whole sort, several times
- * faster than localeCompare. The ranking is kept for the next call (the watch encodes again after
- * each edit): names it holds keep their rank, a few new ones are placed between their neighbours
- * (a rank halfway between), and many new ones make it rank everything again.
+ * sharing one, so that the sorts order by numbers: non-negative integers, some skipped, the keys of
+ * a counting sort. One collator for the whole sort, several times faster than
+ * localeCompare. The ranking is kept for the next call (the watch encodes again after each edit):
+ * names it holds keep their order, a few new ones are placed between their neighbours, and many new
+ * ones make it rank everything again.
  */
-export function nameRanks(names: string[]): Float64Array {
+export function nameRanks(names: string[]): Int32Array {
   const collator = new Intl.Collator();
-  const rank = new Float64Array(names.length);
+  const rank = new Int32Array(names.length);
   const missing = ranked ? names.filter((n) => !ranked!.rank.has(n)).length : names.length;
   if (!ranked || missing > RANK_AGAIN) {
     const order = names.map((_, i) => i).sort((a, b) => collator.compare(names[a], names[b]));
@@ -298,8 +349,18 @@ export function nameRanks(names: string[]): Float64Array {
     }
     i = j;
   }
+  // The ranks as integers again, for the counting sorts: an old rank r moves up by the number of new
+  // in-between ranks below it, and the k-th of those (from 0) becomes the rank below it plus k + 1.
+  const between = [...new Set(extra.values())].filter((v) => !Number.isInteger(v)).sort((a, b) => a - b);
+  const below = new Int32Array(sorted.length);
+  for (let r = 0, j = 0; r < below.length; r++) {
+    while (j < between.length && between[j] < r) j++;
+    below[r] = j;
+  }
+  const placed = new Map(between.map((v, k) => [v, Math.floor(v) + k + 1]));
   names.forEach((n, i) => {
-    rank[i] = known.get(n) ?? extra.get(n)!;
+    const v = known.get(n) ?? extra.get(n)!;
+    rank[i] = Number.isInteger(v) ? v + below[v] : placed.get(v)!;
   });
   return rank;
 }

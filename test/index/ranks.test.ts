@@ -13,7 +13,7 @@ import type { Graph } from '../../src/model/index.js';
 import { tempDir } from '../helpers/temp.js';
 
 /** Whether `rank` orders `names` as localeCompare does, equal names sharing a rank. */
-function agrees(names: string[], rank: Float64Array): string | undefined {
+function agrees(names: string[], rank: ArrayLike<number>): string | undefined {
   for (let a = 0; a < names.length; a++) {
     for (let b = 0; b < names.length; b++) {
       const want = Math.sign(names[a].localeCompare(names[b]));
