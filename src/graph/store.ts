@@ -264,22 +264,27 @@ function nameSections(names: string[], symbols: number, recycle: boolean): Named
   const { bytes, start } = text;
   if (names.length === 0) start[0] = 1;
   const idHash = hashTable(names.length, (i) => hashes[i]);
-  const groups = new Map<string, number[]>();
+  // The symbols grouped by last name, the groups in the order their names first appear: each symbol's
+  // group numbered, then laid out by a counting sort (no list per group).
+  const groupOf = new Map<string, number>();
+  const groupKeys: string[] = [];
+  const group = new Int32Array(symbols);
   for (let i = 0; i < symbols; i++) {
     const key = lastNames[i];
-    const list = groups.get(key);
-    if (list) list.push(i);
-    else groups.set(key, [i]);
+    let g = groupOf.get(key);
+    if (g === undefined) {
+      g = groupKeys.length;
+      groupOf.set(key, g);
+      groupKeys.push(key);
+    }
+    group[i] = g;
   }
-  const groupKeys = [...groups.keys()];
   const groupStart = new Uint32Array(groupKeys.length + 1);
+  for (let i = 0; i < symbols; i++) groupStart[group[i] + 1]++;
+  for (let g = 0; g < groupKeys.length; g++) groupStart[g + 1] += groupStart[g];
+  const fill = groupStart.slice(0, groupKeys.length);
   const groupNodes = new Int32Array(symbols);
-  let g0 = 0;
-  groupKeys.forEach((k, gi) => {
-    groupStart[gi] = g0;
-    for (const n of groups.get(k)!) groupNodes[g0++] = n;
-  });
-  groupStart[groupKeys.length] = g0;
+  for (let i = 0; i < symbols; i++) groupNodes[fill[group[i]]++] = i;
   const lastHash = hashTable(groupKeys.length, (gi) => hash(groupKeys[gi]));
   const sections: [string, Buffer][] = [
     ['names', bytes.subarray(0, Math.max(0, bytes.length - 1))],
@@ -310,7 +315,17 @@ const RANK_AGAIN = 4096;
 export function nameRanks(names: string[]): Int32Array {
   const collator = new Intl.Collator();
   const rank = new Int32Array(names.length);
-  const missing = ranked ? names.filter((n) => !ranked!.rank.has(n)).length : names.length;
+  // Each name's rank in the last full ranking, or -1 for a name it does not hold: one lookup per name.
+  const was = new Int32Array(names.length);
+  let missing = names.length;
+  if (ranked) {
+    missing = 0;
+    for (let i = 0; i < names.length; i++) {
+      const r = ranked.rank.get(names[i]);
+      if (r === undefined) missing++;
+      was[i] = r ?? -1;
+    }
+  }
   if (!ranked || missing > RANK_AGAIN) {
     const order = names.map((_, i) => i).sort((a, b) => collator.compare(names[a], names[b]));
     order.forEach((n, k) => {
@@ -321,7 +336,7 @@ export function nameRanks(names: string[]): Int32Array {
   }
   const { sorted, rank: known } = ranked;
   // The new names in order, each with the place of the first ranked name not before it.
-  const fresh = [...new Set(names.filter((n) => !known.has(n)))].sort((a, b) => collator.compare(a, b));
+  const fresh = [...new Set(names.filter((_, i) => was[i] < 0))].sort((a, b) => collator.compare(a, b));
   const place = (n: string) => {
     let lo = 0;
     let hi = sorted.length;
@@ -358,10 +373,10 @@ export function nameRanks(names: string[]): Int32Array {
     below[r] = j;
   }
   const placed = new Map(between.map((v, k) => [v, Math.floor(v) + k + 1]));
-  names.forEach((n, i) => {
-    const v = known.get(n) ?? extra.get(n)!;
+  for (let i = 0; i < names.length; i++) {
+    const v = was[i] >= 0 ? was[i] : extra.get(names[i])!;
     rank[i] = Number.isInteger(v) ? v + below[v] : placed.get(v)!;
-  });
+  }
   return rank;
 }
 
