@@ -14,11 +14,11 @@ import { decodePacked, encodePacked, PACK_VERSION, packGraph, summarize, unpackG
 import { encodeStoreParts, moveStoreLinesParts } from '../graph/store.js';
 import { scratch } from '../graph/scratch.js';
 import { composeMoves, moveDiagnostics, movedLineCount, remapPackedBytes, type FileMove } from '../graph/remap.js';
-import { writeParts } from './atomic.js';
+import { writeParts, type Reuse } from './atomic.js';
 import { encodeFreshness, FRESH_FILE, freshNow, indexDir, manifestOf, manifestPaths, nativeStatAll, readFreshness, sameFreshness, serializeMoves, storeMoves, storeState, STORE_FILE, type Manifest, type StoreMoves } from './stored.js';
 import { toolStamp } from './key.js';
 import { pruneIndexes, siblingIndexes, writeOwner } from './prune.js';
-import { readWhole } from './mapped.js';
+import { readWhole, spareReuse } from './mapped.js';
 import { watchWith, type IndexWatch, type WatchOptions } from './watch.js';
 
 export { indexDir, openStore } from './stored.js';
@@ -483,11 +483,13 @@ function writeResolved(graph: Graph, a: { dir: string; stamp: string; inputs: Re
   const packed = packGraph(graph, { keep, recycle: keep });
   const summary = summarize(packed);
   a.lap?.('write.pack');
-  writeGraphFile(join(a.dir, GRAPH_FILE), graphLabel(a.stamp), encodePacked(packed, { keep, recycle: keep }));
+  // Such a process also writes the two large files into their copies from the time before (see Reuse).
+  const reuse = keep ? spareReuse() : undefined;
+  writeGraphFile(join(a.dir, GRAPH_FILE), graphLabel(a.stamp), encodePacked(packed, { keep, recycle: keep }), reuse);
   a.lap?.('write.graph');
   writePack(join(a.dir, STATE_FILE), { stamp: a.stamp, graph: graphLabel(a.stamp), inputs: a.inputs, summary } satisfies IndexState, a.memo);
   a.lap?.('write.state');
-  writeStore(join(a.dir, STORE_FILE), graph, a.inputs.key, packed, keep);
+  writeStore(join(a.dir, STORE_FILE), graph, a.inputs.key, packed, keep, reuse);
   a.lap?.('write.store');
   writeFreshnessFile(a.dir, a.stamp, a.inputs.key, a.manifest);
   a.lap?.('write.manifest');
@@ -523,8 +525,8 @@ function keepSession(memo: PackMemo, dir: string, key: string, session: ResolveS
 }
 
 /** The query store of `graph` written, made from its packed form when the caller has it (see encodeStoreParts). */
-function writeStore(file: string, graph: Graph, key: string, packed?: PackedGraph, keep = false): void {
-  writeParts(file, encodeStoreParts(graph, key, packed, { keep, recycle: keep }));
+function writeStore(file: string, graph: Graph, key: string, packed?: PackedGraph, keep = false, reuse?: Reuse): void {
+  writeParts(file, encodeStoreParts(graph, key, packed, { keep, recycle: keep }), reuse);
 }
 
 /** The manifest file beside the query store (see FRESH_FILE): the files behind graph `key`, with their stamp. */

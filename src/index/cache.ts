@@ -5,7 +5,7 @@
 import { createHash } from 'node:crypto';
 import { closeSync, fstatSync, openSync, readSync, rmSync, statSync, type BigIntStats } from 'node:fs';
 import { deserialize, serialize } from 'node:v8';
-import { openAtomic, writeBytes, writeParts } from './atomic.js';
+import { openAtomic, writeBytes, writeParts, type Reuse } from './atomic.js';
 import { FACTS_VERSION } from './key.js';
 import { align8 } from '../graph/sections.js';
 import { readWhole } from './mapped.js';
@@ -95,12 +95,12 @@ const GRAPH_MAGIC = 'KAG1';
  * are read where they lie). The label is read without the rest, so a build can
  * tell that the file is the graph it expects and leave the decoding to whoever needs the graph.
  */
-export function writeGraphFile(file: string, label: string, body: Uint8Array[]): void {
+export function writeGraphFile(file: string, label: string, body: Uint8Array[], reuse?: Reuse): void {
   const id = Buffer.from(label);
   const head = Buffer.alloc(8);
   head.write(GRAPH_MAGIC, 0, 'latin1');
   head.writeUInt32LE(id.length, 4);
-  writeParts(file, [head, id, Buffer.alloc(bodyAt(id.length) - 8 - id.length), ...body]);
+  writeParts(file, [head, id, Buffer.alloc(bodyAt(id.length) - 8 - id.length), ...body], reuse);
 }
 
 /**

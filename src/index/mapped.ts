@@ -6,10 +6,13 @@
  */
 import { readFileSync } from 'node:fs';
 import { loadAddon } from '../parse/addon.js';
+import type { Reuse } from './atomic.js';
 
 interface MapFile {
   /** The file's bytes over a private map; undefined when it cannot be mapped (empty, missing, not a file). */
   mapFile(path: string): Buffer | undefined;
+  /** Whether no process has the file open or mapped (false when it cannot tell). */
+  unshared(path: string): boolean;
 }
 
 let addon: MapFile | null | undefined;
@@ -20,6 +23,19 @@ let addon: MapFile | null | undefined;
  * a file truncated in place by something else would fault the process when a lost page is read.
  */
 export function readWhole(file: string): Buffer {
+  return mapper()?.mapFile(file) ?? readFileSync(file);
+}
+
+function mapper(): MapFile | null {
   if (addon === undefined) addon = loadAddon<MapFile>('map_file') ?? null;
-  return addon?.mapFile(file) ?? readFileSync(file);
+  return addon;
+}
+
+/**
+ * Writes into the spare of a file written again and again, when no process holds the spare (see
+ * atomic.ts, Reuse); undefined without the addon, which alone can tell.
+ */
+export function spareReuse(): Reuse | undefined {
+  const a = mapper();
+  return a ? { unshared: (path) => a.unshared(path) } : undefined;
 }

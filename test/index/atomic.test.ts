@@ -1,12 +1,14 @@
 /**
  * Atomic writes of large files: the old file is linked aside before the rename and removed in the
- * background, and names left aside by a process that stopped are swept.
+ * background, and names left aside by a process that stopped are swept. A file written again and
+ * again is written into its spare when no one holds the spare.
  */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { writeBytes } from '../../src/index/atomic.js';
+import { writeBytes, writeParts } from '../../src/index/atomic.js';
+import { readWhole, spareReuse } from '../../src/index/mapped.js';
 import { until } from '../helpers/until.js';
 import { tempDir } from '../helpers/temp.js';
 
@@ -35,5 +37,49 @@ describe('writeBytes, large files', () => {
     writeBytes(file, Buffer.alloc(5 << 20, 2));
     assert.ok(await until(() => !existsSync(stale)), 'the stale name is removed');
     assert.ok(existsSync(other), "a name of a live process stays");
+  });
+});
+
+describe('writeParts, reusing the spare', () => {
+  const reuse = spareReuse();
+  const skip = reuse ? false : 'the native addon (src/parse/native) is not built: nothing can tell whether a spare is held';
+
+  it('writes into the file it replaced the time before, in place, and keeps the file it replaces as the next spare', { skip }, () => {
+    const dir = tempDir('ka-atomic-');
+    const file = join(dir, 'query.bin');
+    const spare = `${file}.spare`;
+    writeParts(file, [Buffer.alloc(3 << 20, 1)], reuse);
+    assert.ok(!existsSync(spare), 'no spare before a file was replaced');
+    const first = statSync(file).ino;
+    writeParts(file, [Buffer.alloc(2 << 20, 2), Buffer.from('end')], reuse);
+    assert.equal(statSync(spare).ino, first, 'the replaced file is the spare');
+    const second = statSync(file).ino;
+    writeParts(file, [Buffer.from('short')], reuse);
+    assert.equal(statSync(file).ino, first, 'the spare, written in place, is the file');
+    assert.equal(readFileSync(file, 'utf8'), 'short', 'cut to what was written');
+    assert.equal(statSync(spare).ino, second);
+    assert.ok(readFileSync(spare).subarray(0, 2 << 20).equals(Buffer.alloc(2 << 20, 2)), 'the spare holds the content before');
+    assert.deepEqual(readdirSync(dir).sort(), ['query.bin', 'query.bin.spare']);
+  });
+
+  it('writes a new file when the spare is held open or mapped, and the holder keeps its bytes', { skip }, () => {
+    const dir = tempDir('ka-atomic-');
+    const file = join(dir, 'graph.bin');
+    writeParts(file, [Buffer.from('one')], reuse);
+    const mapped = readWhole(file);
+    writeParts(file, [Buffer.from('two')], reuse);
+    // "one" is the spare now, and this process maps it.
+    writeParts(file, [Buffer.from('three')], reuse);
+    assert.equal(mapped.toString(), 'one', 'the map still reads the bytes it took');
+    assert.equal(readFileSync(file, 'utf8'), 'three');
+    assert.equal(readFileSync(`${file}.spare`, 'utf8'), 'two', 'the file replaced is the spare; the held one lost its name');
+    const fd = openSync(`${file}.spare`, 'r');
+    try {
+      writeParts(file, [Buffer.from('four')], reuse);
+      assert.equal(readFileSync(fd, 'utf8'), 'two', 'an open file is not written into');
+    } finally {
+      closeSync(fd);
+    }
+    assert.equal(readFileSync(file, 'utf8'), 'four');
   });
 });

@@ -15,7 +15,14 @@
  * The index never changes a file it may have mapped: it writes a new file and renames it over the old
  * one, and the old inode lives on as long as a map holds it. A file cut shorter under a map (by
  * something else) would fault the process when a lost page is read.
+ *
+ * unshared(path) -> true when no process has the file open or mapped, false otherwise (or when it
+ * cannot tell). The kernel grants a write lease (fcntl F_SETLEASE) only on a file that nobody else
+ * holds open, and a map holds its file open until it is unmapped; the lease is given back at once.
+ * The watch writes its large files into the copy it wrote the time before, in place, only when this
+ * says no reader can see that copy change (see index/atomic.ts).
  */
+#define _GNU_SOURCE
 #include <node_api.h>
 #include <fcntl.h>
 #include <stdint.h>
@@ -55,9 +62,30 @@ static napi_value map_file(napi_env env, napi_callback_info info) {
   return out;
 }
 
+static napi_value unshared(napi_env env, napi_callback_info info) {
+  size_t argc = 1;
+  napi_value argv[1];
+  bool ok = false;
+  char path[4096];
+  size_t len = 0;
+  if (napi_get_cb_info(env, info, &argc, argv, NULL, NULL) == napi_ok && argc >= 1 &&
+      napi_get_value_string_utf8(env, argv[0], path, sizeof path, &len) == napi_ok && len < sizeof path - 1) {
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd >= 0) {
+      ok = fcntl(fd, F_SETLEASE, F_WRLCK) == 0;
+      if (ok) fcntl(fd, F_SETLEASE, F_UNLCK);
+      close(fd);
+    }
+  }
+  napi_value out;
+  napi_get_boolean(env, ok, &out);
+  return out;
+}
+
 NAPI_MODULE_INIT() {
   napi_property_descriptor props[] = {
     { "mapFile", NULL, map_file, NULL, NULL, NULL, napi_default, NULL },
+    { "unshared", NULL, unshared, NULL, NULL, NULL, napi_default, NULL },
   };
   napi_define_properties(env, exports, sizeof props / sizeof props[0], props);
   return exports;
