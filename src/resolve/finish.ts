@@ -14,10 +14,11 @@ export interface ResolveMeta {
 }
 
 /**
- * `kept`, when given, has the parts a session keeps: each file's symbol records (made when missing)
- * and the goroutines the program starts.
+ * `kept`, when given, has the parts a session keeps: each file's symbol records (made when missing),
+ * the goroutines the program starts and the edges counted by kind (in the order the edges first have
+ * the kinds).
  */
-export function finishGraph(program: Program, resolver: CallResolver, edges: Edge[], unresolved: UnresolvedSite[], meta: ResolveMeta, kept?: { fileSymbols: (file: FileInfo) => SymbolRecord[]; goroutines: GoroutineRecord[] }): Graph {
+export function finishGraph(program: Program, resolver: CallResolver, edges: Edge[], unresolved: UnresolvedSite[], meta: ResolveMeta, kept?: { fileSymbols: (file: FileInfo) => SymbolRecord[]; goroutines: GoroutineRecord[]; kinds: Map<string, number> }): Graph {
   const symbols = collectSymbols(program, resolver.types, kept?.fileSymbols);
   const goroutines = kept ? kept.goroutines : collectGoroutines(program, resolver, edges);
   const channels = collectChannels(program, resolver, edges);
@@ -31,8 +32,8 @@ export function finishGraph(program: Program, resolver: CallResolver, edges: Edg
     goroutines: goroutines.length,
     channelOps: channels.length,
   };
-  const kinds = new Map<string, number>();
-  for (const e of edges) kinds.set(e.kind, (kinds.get(e.kind) ?? 0) + 1);
+  const kinds = kept?.kinds ?? new Map<string, number>();
+  if (!kept) for (const e of edges) kinds.set(e.kind, (kinds.get(e.kind) ?? 0) + 1);
   for (const [kind, n] of kinds) stats[`edges.${kind}`] = n;
   // Answers that a guard stopped (see Queries) may depend on the order of resolution: counted when any.
   if (resolver.queries.unsettled) stats['queries.unsettled'] = resolver.queries.unsettled;

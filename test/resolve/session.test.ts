@@ -50,7 +50,10 @@ function session(name: string) {
         t.texts.set(path, before);
         return { refused: out.refused };
       }
-      assert.deepEqual(out.graph, fromNothing(t.inputs()), `${path}: the graph after the edit`);
+      const fresh = fromNothing(t.inputs());
+      assert.deepEqual(out.graph, fresh, `${path}: the graph after the edit`);
+      // deepEqual does not compare the order of keys: the files written from the graph do.
+      assert.equal(JSON.stringify(out.graph.stats), JSON.stringify(fresh.stats), `${path}: the counts, in order`);
       return { redone: out.redone, graph: out.graph };
     },
   };
@@ -84,6 +87,20 @@ describe('ResolveSession', () => {
     const closure = s.edit(KUBELET, (t) => t.replace('func (kl *Kubelet) BirthCry() {\n', 'func (kl *Kubelet) BirthCry() {\n\tf := func() { kl.StartGarbageCollection() }\n\tf()\n'));
     assert.equal(closure.refused, undefined);
     assert.ok(closure.graph!.edges.some((e) => e.caller === 'k8s.io/kubernetes/pkg/kubelet.(*Kubelet).BirthCry.func1'));
+  });
+
+  it('keeps the goroutines and the counts of edges by kind right when an edit starts a goroutine, adds a kind of edge, and takes both back', () => {
+    const s = session('kubelike');
+    const id = 'k8s.io/kubernetes/pkg/kubelet.atlasStarter';
+    const before = s.edit(KUBELET, (t) => t);
+    const started = s.edit(KUBELET, (t) => `${t}\nfunc atlasStarter(kl *Kubelet) {\n\tgo kl.BirthCry()\n\tf := kl.StartGarbageCollection\n\tf()\n}\n`);
+    assert.equal(started.refused, undefined);
+    assert.equal(started.graph!.goroutines.filter((g) => g.starter === id).length, 1, 'the goroutine it starts');
+    assert.equal(started.graph!.goroutines.length, before.graph!.goroutines.length + 1);
+    assert.equal(started.graph!.stats['edges.method-value'], (before.graph!.stats['edges.method-value'] ?? 0) + 1, 'its method value counted');
+    const taken = s.edit(KUBELET, (t) => t.replace(/\nfunc atlasStarter[\s\S]*$/, '\n'));
+    assert.deepEqual(taken.graph!.goroutines, before.graph!.goroutines);
+    assert.equal(JSON.stringify(taken.graph!.stats), JSON.stringify(before.graph!.stats));
   });
 
   it('puts functions added in the middle of a file where a build from nothing puts them', () => {
