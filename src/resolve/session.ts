@@ -324,23 +324,42 @@ export class ResolveSession {
       if (names.length === 0) continue;
       const pkg = plan.file.pkg;
       const wanted = new Set(names.map((unit, i) => (i < plan.added.length ? plan.next.funcs[unit[0]] : plan.file.facts.funcs[unit[0]]).name));
-      for (const other of this.program.packages.values()) {
-        for (const file of other.files) {
-          if (file.pkg !== pkg && ![...file.imports.values()].includes(pkg.path) && !file.dot.includes(pkg.path)) continue;
-          const infos = this.infos.get(file);
-          if (file.facts.values.some((v) => namesIn(v, wanted))) return `${file.facts.path}: a package value names ${[...wanted].join(', ')}`;
-          if (!infos) {
-            if (file.active && file.facts.funcs.some((f) => namesIn(f, wanted))) return `${file.facts.path}: names ${[...wanted].join(', ')}`;
-            continue;
-          }
-          file.facts.funcs.forEach((f, i) => {
-            if (namesIn(f, wanted)) out.add(topOf(infos[i]));
-          });
+      for (const file of this.readersOf(pkg.path)) {
+        const infos = this.infos.get(file);
+        if (file.facts.values.some((v) => namesIn(v, wanted))) return `${file.facts.path}: a package value names ${[...wanted].join(', ')}`;
+        if (!infos) {
+          if (file.active && file.facts.funcs.some((f) => namesIn(f, wanted))) return `${file.facts.path}: names ${[...wanted].join(', ')}`;
+          continue;
         }
+        file.facts.funcs.forEach((f, i) => {
+          if (namesIn(f, wanted)) out.add(topOf(infos[i]));
+        });
       }
     }
     return out;
   }
+
+  /**
+   * The files of package `path` and the files that import it, in the program's order (what mentions
+   * reads), from an index made once: an edit that changes a file's imports is not taken.
+   */
+  private readersOf(path: string): FileInfo[] {
+    if (!this.readers) {
+      this.readers = new Map();
+      for (const pkg of this.program.packages.values()) {
+        for (const file of pkg.files) {
+          for (const p of [pkg.path, ...file.imports.values(), ...file.dot]) {
+            let list = this.readers.get(p);
+            if (!list) this.readers.set(p, (list = []));
+            if (list[list.length - 1] !== file) list.push(file);
+          }
+        }
+      }
+    }
+    return this.readers.get(path) ?? [];
+  }
+
+  private readers?: Map<string, FileInfo[]>;
 
   private apply(plans: FilePlan[], mentions: Set<FuncInfo>, meta: ResolveMeta): SessionUpdate {
     const r = this.resolver;
