@@ -636,10 +636,18 @@ export class CallResolver {
     return this.callers.lists;
   }
 
-  /** For a session: callersTable's parts of `fns` (resolved again) made again, and of `gone` dropped. */
-  patchCallers(fns: FuncInfo[], gone: FuncInfo[], moved: Set<FuncInfo>, rank: Map<FuncInfo, number>): void {
-    if (!this.callers) return;
-    this.callers.patch(fns, gone, moved, (fn) => this.calleesPart(fn), (fn) => this.listed(fn), true, rank);
+  /**
+   * For a session: callersTable's parts of `fns` (resolved again) made again, and of `gone` dropped.
+   * Returns the callees whose lists changed (see patchFlows).
+   */
+  patchCallers(fns: FuncInfo[], gone: FuncInfo[], moved: Set<FuncInfo>, rank: Map<FuncInfo, number>): Set<string> {
+    if (!this.callers) return new Set();
+    return this.callers.patch(fns, gone, moved, (fn) => this.calleesPart(fn), (fn) => this.listed(fn), true, rank);
+  }
+
+  /** Notes that the current reader read what `key` names (see Deps). */
+  note(key: string): void {
+    this.deps?.note(key);
   }
 
   private callers?: PartsTable<number, Site>;

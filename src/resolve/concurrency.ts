@@ -118,13 +118,14 @@ export function renderExpr(e: Expr): string {
   }
 }
 
-export function collectChannels(program: Program, resolver: CallResolver, edges: Edge[]): ChannelOpRecord[] {
+export function collectChannels(program: Program, resolver: CallResolver, edges: Edge[], owners?: Set<FuncInfo>): ChannelOpRecord[] {
   const callersOf = resolver.callersTable();
   void edges;
   const holders = new Holders(program, resolver, callersOf);
   const out: ChannelOpRecord[] = [];
   for (const fn of program.funcs.values()) {
     if (!fn.file.active) continue;
+    if (fn.facts.chans.length) owners?.add(fn);
     for (const op of fn.facts.chans) {
       const scope = resolver.scopeOf(fn, op.pos);
       if (op.op === 'range') {
@@ -150,6 +151,9 @@ class Holders {
   ) {}
 
   of(e: Expr, scope: Scope, depth: number): string[] {
+    // What is read is noted for a session (see ResolveSession.channelsOf): the bodies of the functions
+    // whose scopes are read, the callers of a parameter's function and the values stored into a field.
+    this.resolver.noteBody(scope.fn);
     if (depth > 5) return [];
     const types = this.resolver.types;
     switch (e.k) {
@@ -196,6 +200,7 @@ class Holders {
    * `time.Ticker.C`-style names for channels that the Go runtime feeds.
    */
   origins(e: Expr, scope: Scope, depth: number): string[] {
+    this.resolver.noteBody(scope.fn);
     if (depth > 8) return [];
     const types = this.resolver.types;
     switch (e.k) {
@@ -222,6 +227,7 @@ class Holders {
         if (this.fieldOrigins.has(key)) return this.fieldOrigins.get(key)!;
         this.fieldOrigins.set(key, []);
         const res: string[] = [];
+        this.resolver.note(`f:${key}`);
         for (const f of this.resolver.flows().get(key) ?? []) res.push(...this.origins(f.e, f.scope, depth + 1));
         const result = [...new Set(res)];
         this.fieldOrigins.set(key, result);
@@ -238,6 +244,7 @@ class Holders {
         if (b.from === 'param') {
           const index = fn.facts.params.findIndex((p) => p.name === e.n);
           const res: string[] = [];
+          this.resolver.note(`k:${fn.id}`);
           for (const { fn: caller, call } of this.callersOf.get(fn.id) ?? []) {
             const arg = call.a[index];
             if (arg) res.push(...this.origins(arg, this.resolver.scopeOf(caller, call.pos), depth + 1));
@@ -270,6 +277,7 @@ class Holders {
     for (const t of out.targets) {
       const callee = this.program.funcs.get(t.callee);
       if (!callee) continue;
+      this.resolver.noteBody(callee);
       for (const r of callee.facts.returns) if (r.vals[0]) res.push({ e: r.vals[0], scope: { fn: callee, file: callee.file, pos: r.pos } });
     }
     return res;
@@ -280,6 +288,7 @@ class Holders {
     const index = fn.facts.params.findIndex((p) => p.name === name);
     if (index < 0) return [];
     const out: string[] = [];
+    this.resolver.note(`k:${fn.id}`);
     for (const { fn: caller, call } of this.callersOf.get(fn.id) ?? []) {
       const arg = call.a[index];
       if (arg) out.push(...this.of(arg, this.resolver.scopeOf(caller, call.pos), depth + 1));

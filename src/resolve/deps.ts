@@ -7,6 +7,8 @@
  * - `s:` the call sites of a function, by ID (the call-site table);
  * - `f:` the values stored into a struct field, by field (the field-flow table);
  * - `d:` an interface method's dispatch candidates;
+ * - `k:` the callers of a function, by ID, as the edges have them (the callers' table, read by the
+ *   channel records, which are read as one reader of their own: see ResolveSession.channelsNow);
  * - a query's reader key, for the answer of that query.
  *
  * Declarations (types, signatures, package values, imports) are not keys: an edit that changes them

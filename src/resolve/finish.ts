@@ -1,5 +1,5 @@
 /** The graph from a program's resolved edges: symbols, goroutines, channels and counts added. */
-import type { BuildContext, Diagnostic, Edge, Graph, GoroutineRecord, SymbolRecord, UnresolvedSite } from '../model/index.js';
+import type { BuildContext, ChannelOpRecord, Diagnostic, Edge, Graph, GoroutineRecord, SymbolRecord, UnresolvedSite } from '../model/index.js';
 import type { FileInfo } from './program.js';
 import type { Program } from './program.js';
 import type { CallResolver } from './calls.js';
@@ -15,13 +15,13 @@ export interface ResolveMeta {
 
 /**
  * `kept`, when given, has the parts a session keeps: each file's symbol records (made when missing),
- * the goroutines the program starts and the edges counted by kind (in the order the edges first have
- * the kinds).
+ * the goroutines the program starts, the edges counted by kind (in the order the edges first have
+ * the kinds) and the channel records.
  */
-export function finishGraph(program: Program, resolver: CallResolver, edges: Edge[], unresolved: UnresolvedSite[], meta: ResolveMeta, kept?: { fileSymbols: (file: FileInfo) => SymbolRecord[]; goroutines: GoroutineRecord[]; kinds: Map<string, number> }): Graph {
+export function finishGraph(program: Program, resolver: CallResolver, edges: Edge[], unresolved: UnresolvedSite[], meta: ResolveMeta, kept?: { fileSymbols: (file: FileInfo) => SymbolRecord[]; goroutines: GoroutineRecord[]; kinds: Map<string, number>; channels: ChannelOpRecord[] }): Graph {
   const symbols = collectSymbols(program, resolver.types, kept?.fileSymbols);
   const goroutines = kept ? kept.goroutines : collectGoroutines(program, resolver, edges);
-  const channels = collectChannels(program, resolver, edges);
+  const channels = kept ? kept.channels : collectChannels(program, resolver, edges);
   const stats: Record<string, number> = {
     packages: program.packages.size,
     files: [...program.packages.values()].reduce((n, p) => n + p.files.length, 0),

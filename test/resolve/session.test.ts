@@ -103,6 +103,53 @@ describe('ResolveSession', () => {
     assert.equal(JSON.stringify(taken.graph!.stats), JSON.stringify(before.graph!.stats));
   });
 
+  it('leaves alone the functions whose records are the same, positions included', () => {
+    const s = session('kubelike');
+    const appended = s.edit(KUBELET, (t) => `${t}\nfunc atlasAppended() {}\n`);
+    const first = s.edit(KUBELET, (t) => `// a line first\n${t}`);
+    assert.equal(appended.redone, 1, 'the new function alone: those above it did not move');
+    assert.ok(first.redone! > 10, `every function moved: ${first.redone} resolved again`);
+  });
+
+  it('makes the channel records again when a function they follow moves, in a file without channel operations of its own', () => {
+    const s = session('kubelike');
+    const results = 'pkg/kubelet/prober/results/results_manager.go';
+    const origin = (g: Graph) => [...new Set(g.channels.flatMap((c) => c.origins ?? []).filter((o) => o.includes(results)))];
+    // NewManager, which makes the channel, put last in its file: a line put before it moves it alone,
+    // not the functions after it that send on the channel.
+    const last = s.edit(results, (t) => {
+      const fn = /\nfunc NewManager\(\) Manager \{[\s\S]*?\n\}\n/.exec(t)![0];
+      return `${t.replace(fn, '\n')}${fn}`;
+    });
+    const before = origin(last.graph!);
+    assert.equal(before.length, 1, 'the probe results channel is made in NewManager');
+    const moved = s.edit(results, (t) => t.replace('func NewManager() Manager {', '// a line before\nfunc NewManager() Manager {'));
+    assert.equal(moved.redone, 1, 'NewManager alone moved');
+    assert.deepEqual(origin(moved.graph!), [before[0].replace(/:(\d+)$/, (_, n) => `:${Number(n) + 1}`)], 'the origin is a line lower');
+  });
+
+  it('makes the channel records again when a function gains a channel operation, a field that holds a channel gains a value, or a new function has one', () => {
+    const s = session('kubelike');
+    const results = 'pkg/kubelet/prober/results/results_manager.go';
+    const before = s.edit(results, (t) => t).graph!;
+    // Get had no channel operation: the records never read it.
+    const op = s.edit(results, (t) => t.replace('func (m *manager) Get(id kubecontainer.ContainerID) (Result, bool) {\n', 'func (m *manager) Get(id kubecontainer.ContainerID) (Result, bool) {\n\t<-m.updates\n'));
+    assert.equal(op.graph!.channels.length, before.channels.length + 1, 'the receive is recorded');
+    // A new function stores another channel into the field: only the field's list of values changed.
+    const origins = (g: Graph) => new Set(g.channels.flatMap((c) => c.origins ?? []));
+    const made = s.edit(results, (t) => `${t}\nfunc atlasOther() *manager {\n\treturn &manager{updates: make(chan Update, 1)}\n}\n`);
+    assert.equal(origins(made.graph!).size, origins(op.graph!).size + 1, 'the second channel is an origin');
+    // A new function with a channel operation: nothing the records read changed.
+    const recv = s.edit(results, (t) => `${t}\nfunc atlasRecv(ch chan int) {\n\t<-ch\n}\n`);
+    assert.equal(recv.graph!.channels.length, made.graph!.channels.length + 1, 'its receive is recorded');
+    // A new caller passes another channel to podWorkerLoop, which ranges over its parameter: only the
+    // callers of podWorkerLoop changed.
+    const loop = (g: Graph) => g.channels.filter((c) => c.fn.endsWith('.(*podWorkers).podWorkerLoop')).flatMap((c) => c.origins ?? []);
+    const workers = 'pkg/kubelet/pod_workers.go';
+    const fed = s.edit(workers, (t) => `${t}\nfunc atlasFeed(p *podWorkers) {\n\tp.podWorkerLoop("x", make(chan struct{}))\n}\n`);
+    assert.equal(loop(fed.graph!).length, loop(recv.graph!).length + 1, 'the channel it passes is an origin');
+  });
+
   it('puts functions added in the middle of a file where a build from nothing puts them', () => {
     const s = session('kubelike');
     const pods = 'pkg/kubelet/pod_workers.go';
