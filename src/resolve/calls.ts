@@ -13,7 +13,7 @@ import { Implementations } from './impls.js';
 import { FlowTypes } from './flow-types.js';
 import { createdIn, withFieldTypes } from './instantiated.js';
 import { Queries } from './queries.js';
-import { PartsTable, type Part } from './parts.js';
+import { PartsTable, type Part, type Rank } from './parts.js';
 import type { Deps } from './deps.js';
 
 /** Interface candidates that flow analysis or rapid type analysis rules out: stored, not shown by default. */
@@ -608,7 +608,7 @@ export class CallResolver {
    * the lists a function adds to, when its facts were replaced by others than `moved` ones (whose
    * records only moved) or its items differ (see PartsTable.patch).
    */
-  patchFlows(fns: FuncInfo[], gone: FuncInfo[], moved: Set<FuncInfo>, rank: Map<FuncInfo, number>): Set<string> {
+  patchFlows(fns: FuncInfo[], gone: FuncInfo[], moved: Set<FuncInfo>, rank: Rank): Set<string> {
     this.flows();
     const table = this.fieldFlows!;
     const redo = fns.filter((fn) => table.factsOf(fn) !== fn.facts);
@@ -619,7 +619,7 @@ export class CallResolver {
    * For a session: the call-site table's parts of `fns` made again (their outcomes forgotten first) and
    * of `gone` dropped. Returns the callees whose lists changed (see patchFlows).
    */
-  patchSites(fns: FuncInfo[], gone: FuncInfo[], moved: Set<FuncInfo>, rank: Map<FuncInfo, number>): Set<string> {
+  patchSites(fns: FuncInfo[], gone: FuncInfo[], moved: Set<FuncInfo>, rank: Rank): Set<string> {
     this.callSitesOf('');
     this.lastSettled = undefined;
     for (const fn of [...fns, ...gone]) this.settled.delete(fn);
@@ -640,7 +640,7 @@ export class CallResolver {
    * For a session: callersTable's parts of `fns` (resolved again) made again, and of `gone` dropped.
    * Returns the callees whose lists changed (see patchFlows).
    */
-  patchCallers(fns: FuncInfo[], gone: FuncInfo[], moved: Set<FuncInfo>, rank: Map<FuncInfo, number>): Set<string> {
+  patchCallers(fns: FuncInfo[], gone: FuncInfo[], moved: Set<FuncInfo>, rank: Rank): Set<string> {
     if (!this.callers) return new Set();
     return this.callers.patch(fns, gone, moved, (fn) => this.calleesPart(fn), (fn) => this.listed(fn), true, rank);
   }

@@ -6,6 +6,12 @@
  */
 import type { FuncInfo } from './program.js';
 
+/** Each function's place in the program's order (see ResolveSession.order): what patch orders parts by. */
+export interface Rank {
+  get(fn: FuncInfo): number | undefined;
+  has(fn: FuncInfo): boolean;
+}
+
 /** What one function adds: values by key (the i-th value under the i-th key), and the facts they were made from. */
 export interface Part<V> {
   facts: unknown;
@@ -56,7 +62,7 @@ export class PartsTable<V, L> {
    * now: every key of a part whose items differ (by key, and by value when `values` is set), or whose
    * facts were replaced by others than moved ones (`moved`: functions whose records only moved).
    */
-  patch(redo: FuncInfo[], gone: FuncInfo[], moved: Set<FuncInfo>, make: (fn: FuncInfo) => Part<V>, keep: (fn: FuncInfo) => boolean, values: boolean, rank: Map<FuncInfo, number>): Set<string> {
+  patch(redo: FuncInfo[], gone: FuncInfo[], moved: Set<FuncInfo>, make: (fn: FuncInfo) => Part<V>, keep: (fn: FuncInfo) => boolean, values: boolean, rank: Rank): Set<string> {
     if (!this.keep) throw new Error('a table made without its parts cannot be patched');
     const rebuild = new Set<string>();
     const changed = new Set<string>();
