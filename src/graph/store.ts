@@ -228,12 +228,15 @@ interface NamedSections {
   symbols: number;
   /** Each name's rank (see nameRanks). */
   rank: Int32Array;
+  /** Each name's rank in the full ranking numbered `ranking` (-1: not in it; see rankNames). */
+  was: Int32Array;
+  ranking: number;
   sections: [string, Buffer][];
   /** The names, each followed by a newline (the names section is this without the last one), and where each starts. */
   text: KeptText<string>;
-  /** Each name's hash and last name. */
+  /** Each name's hash, and its last name's number (see lastNameId). */
   hashes: Uint32Array;
-  lastNames: string[];
+  lastIds: Int32Array;
 }
 
 /**
@@ -246,46 +249,51 @@ interface NamedSections {
 function nameSections(names: string[], symbols: number, recycle: boolean): NamedSections {
   const last = lastNamed;
   if (last && last.symbols === symbols && last.text.items.length === names.length && last.text.items.every((n, i) => n === names[i])) return last;
-  const rank = nameRanks(names);
+  if (!last) lastNameIds = { ids: new Map(), hashes: [] };
   const hashes = new Uint32Array(names.length);
-  const lastNames = new Array<string>(names.length);
+  const lastIds = new Int32Array(names.length);
+  // Each name's place in the last full ranking where the last encode had the name under that
+  // ranking (see rankNames), else -2.
+  const known = new Int32Array(names.length).fill(-2);
+  const knownValid = last !== undefined && last.ranking === ranking;
   const text = textRuns(names, last?.text, (i) => names[i] + '\n', names.length * 80, {
     made: (i) => {
       hashes[i] = hash(names[i]);
-      lastNames[i] = lastName(names[i]);
+      lastIds[i] = lastNameId(lastName(names[i]));
     },
     run: (i, j, n) => {
       hashes.set(last!.hashes.subarray(j, j + n), i);
-      for (let k = 0; k < n; k++) lastNames[i + k] = last!.lastNames[j + k];
+      lastIds.set(last!.lastIds.subarray(j, j + n), i);
+      if (knownValid) known.set(last!.was.subarray(j, j + n), i);
     },
   }, recycle ? spareNames : undefined);
   spareNames = recycle ? last?.text ?? spareFor(text) : undefined;
+  const { rank, was } = rankNames(names, known);
   // The names section has no newline after the last name; its end is given as if it had (one past).
   const { bytes, start } = text;
   if (names.length === 0) start[0] = 1;
   const idHash = hashTable(names.length, (i) => hashes[i]);
   // The symbols grouped by last name, the groups in the order their names first appear: each symbol's
-  // group numbered, then laid out by a counting sort (no list per group).
-  const groupOf = new Map<string, number>();
-  const groupKeys: string[] = [];
+  // group numbered by its last name's number (see lastNameId), then laid out by a counting sort.
+  const groupOf = new Int32Array(lastNameIds.hashes.length).fill(-1);
+  const groupIds: number[] = [];
   const group = new Int32Array(symbols);
   for (let i = 0; i < symbols; i++) {
-    const key = lastNames[i];
-    let g = groupOf.get(key);
-    if (g === undefined) {
-      g = groupKeys.length;
-      groupOf.set(key, g);
-      groupKeys.push(key);
+    const id = lastIds[i];
+    let g = groupOf[id];
+    if (g < 0) {
+      g = groupOf[id] = groupIds.length;
+      groupIds.push(id);
     }
     group[i] = g;
   }
-  const groupStart = new Uint32Array(groupKeys.length + 1);
+  const groupStart = new Uint32Array(groupIds.length + 1);
   for (let i = 0; i < symbols; i++) groupStart[group[i] + 1]++;
-  for (let g = 0; g < groupKeys.length; g++) groupStart[g + 1] += groupStart[g];
-  const fill = groupStart.slice(0, groupKeys.length);
+  for (let g = 0; g < groupIds.length; g++) groupStart[g + 1] += groupStart[g];
+  const fill = groupStart.slice(0, groupIds.length);
   const groupNodes = new Int32Array(symbols);
   for (let i = 0; i < symbols; i++) groupNodes[fill[group[i]]++] = i;
-  const lastHash = hashTable(groupKeys.length, (gi) => hash(groupKeys[gi]));
+  const lastHash = hashTable(groupIds.length, (gi) => lastNameIds.hashes[groupIds[gi]]);
   const sections: [string, Buffer][] = [
     ['names', bytes.subarray(0, Math.max(0, bytes.length - 1))],
     ['namesStart', asBytes(start)],
@@ -294,12 +302,31 @@ function nameSections(names: string[], symbols: number, recycle: boolean): Named
     ['groupStart', asBytes(groupStart)],
     ['groupNodes', asBytes(groupNodes)],
   ];
-  lastNamed = { symbols, rank, sections, text, hashes, lastNames };
+  lastNamed = { symbols, rank, was, ranking, sections, text, hashes, lastIds };
   return lastNamed;
+}
+
+/**
+ * The last names met by the encodes of this process, each numbered once, with its hash: the names'
+ * last names are numbers, copied in runs with the names, and grouped through an array, not a map of
+ * strings. Made again with the encoder's kept state (see nameSections).
+ */
+let lastNameIds: { ids: Map<string, number>; hashes: number[] } = { ids: new Map(), hashes: [] };
+
+function lastNameId(name: string): number {
+  let id = lastNameIds.ids.get(name);
+  if (id === undefined) {
+    id = lastNameIds.hashes.length;
+    lastNameIds.ids.set(name, id);
+    lastNameIds.hashes.push(hash(name));
+  }
+  return id;
 }
 
 /** The last full ranking of names (see nameRanks): the names in order, and each name's rank. */
 let ranked: { sorted: string[]; rank: Map<string, number> } | undefined;
+/** How many full rankings were made: which one `ranked` is. */
+let ranking = 0;
 
 /** Past this many names not in the last ranking, the names are ranked again from scratch. */
 const RANK_AGAIN = 4096;
@@ -313,17 +340,25 @@ const RANK_AGAIN = 4096;
  * ones make it rank everything again.
  */
 export function nameRanks(names: string[]): Int32Array {
+  return rankNames(names).rank;
+}
+
+/**
+ * nameRanks, with each name's rank in the last full ranking as well (`was`, -1 for a name it does not
+ * hold), for the next call to take as `known` where it has the same names (-2 where it does not know).
+ */
+function rankNames(names: string[], known?: Int32Array): { rank: Int32Array; was: Int32Array } {
   const collator = new Intl.Collator();
   const rank = new Int32Array(names.length);
-  // Each name's rank in the last full ranking, or -1 for a name it does not hold: one lookup per name.
+  // One lookup per name not known already.
   const was = new Int32Array(names.length);
   let missing = names.length;
   if (ranked) {
     missing = 0;
     for (let i = 0; i < names.length; i++) {
-      const r = ranked.rank.get(names[i]);
-      if (r === undefined) missing++;
-      was[i] = r ?? -1;
+      const r = known && known[i] !== -2 ? known[i] : (ranked.rank.get(names[i]) ?? -1);
+      if (r < 0) missing++;
+      was[i] = r;
     }
   }
   if (!ranked || missing > RANK_AGAIN) {
@@ -332,9 +367,10 @@ export function nameRanks(names: string[]): Int32Array {
       rank[n] = k > 0 && collator.compare(names[order[k - 1]], names[n]) === 0 ? rank[order[k - 1]] : k;
     });
     ranked = { sorted: order.map((n) => names[n]), rank: new Map(names.map((n, i) => [n, rank[i]])) };
-    return rank;
+    ranking++;
+    return { rank, was: rank };
   }
-  const { sorted, rank: known } = ranked;
+  const { sorted, rank: ranks } = ranked;
   // The new names in order, each with the place of the first ranked name not before it.
   const fresh = [...new Set(names.filter((_, i) => was[i] < 0))].sort((a, b) => collator.compare(a, b));
   const place = (n: string) => {
@@ -354,8 +390,8 @@ export function nameRanks(names: string[]): Int32Array {
     while (j < fresh.length && place(fresh[j]) === at) j++;
     // fresh[i..j) go between sorted[at - 1] and sorted[at], spread out in order; a name equal to
     // sorted[at] (or to the one before it in the group) shares that rank.
-    const before = at > 0 ? known.get(sorted[at - 1])! : -1;
-    const after = at < sorted.length ? known.get(sorted[at])! : sorted.length;
+    const before = at > 0 ? ranks.get(sorted[at - 1])! : -1;
+    const after = at < sorted.length ? ranks.get(sorted[at])! : sorted.length;
     for (let k = i; k < j; k++) {
       const n = fresh[k];
       if (at < sorted.length && collator.compare(sorted[at], n) === 0) extra.set(n, after);
@@ -377,7 +413,7 @@ export function nameRanks(names: string[]): Int32Array {
     const v = was[i] >= 0 ? was[i] : extra.get(names[i])!;
     rank[i] = Number.isInteger(v) ? v + below[v] : placed.get(v)!;
   }
-  return rank;
+  return { rank, was };
 }
 
 /** The header (its `sections` filled in here) and the sections, in order, as the store's bytes (see layoutSections). */
