@@ -3,7 +3,7 @@
  * reader sees the old content or the new, never half of it. Only node:fs, so the query path (key.ts)
  * can write through it too.
  */
-import { closeSync, existsSync, fstatSync, ftruncateSync, linkSync, mkdirSync, openSync, readdir, renameSync, rmSync, unlink, writeSync, type BigIntStats } from 'node:fs';
+import { closeSync, copyFileSync, existsSync, fstatSync, ftruncateSync, linkSync, mkdirSync, openSync, readdir, renameSync, rmSync, unlink, writeSync, type BigIntStats } from 'node:fs';
 import { basename, join } from 'node:path';
 
 /** Writes to a temporary file in the same folder, then renames it over the target. */
@@ -85,6 +85,23 @@ export function openAtomic(file: string, reuse?: Reuse) {
       rmSync(tmp, { force: true });
     },
   };
+}
+
+/**
+ * Makes `file`'s spare (see Reuse) when it has none, as a copy: so that the first write after a build
+ * that made the file, or after a start from a stored index, goes in place too. Does nothing when the
+ * file is missing or the copy fails: that write then makes a new file, as it would have.
+ */
+export function makeSpare(file: string): void {
+  const spare = `${file}.spare`;
+  if (existsSync(spare) || !existsSync(file)) return;
+  const tmp = `${spare}.${process.pid}.tmp`;
+  try {
+    copyFileSync(file, tmp);
+    renameSync(tmp, spare);
+  } catch {
+    rmSync(tmp, { force: true });
+  }
 }
 
 /** The replaced file, linked aside, renamed to be the next spare (a spare someone still holds loses its name, not its bytes). */

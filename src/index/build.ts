@@ -14,7 +14,7 @@ import { decodePacked, encodePacked, PACK_VERSION, packGraph, summarize, unpackG
 import { encodeStoreParts, moveStoreLinesParts } from '../graph/store.js';
 import { scratch } from '../graph/scratch.js';
 import { composeMoves, moveDiagnostics, movedLineCount, remapPackedBytes, type FileMove } from '../graph/remap.js';
-import { writeParts, type Reuse } from './atomic.js';
+import { makeSpare, writeParts, type Reuse } from './atomic.js';
 import { encodeFreshness, FRESH_FILE, freshNow, indexDir, manifestOf, manifestPaths, nativeStatAll, readFreshness, sameFreshness, serializeMoves, storeMoves, storeState, STORE_FILE, type Manifest, type StoreMoves } from './stored.js';
 import { toolStamp } from './key.js';
 import { pruneIndexes, siblingIndexes, writeOwner } from './prune.js';
@@ -271,6 +271,7 @@ export function warmIndex(opts: IndexOptions): 'made' | 'had' | 'none' {
   const { session, graph } = resolveScope(scan.packages, factsByPath, meta, () => {}, true);
   keepSession(memo, dir, state.inputs.key, session!);
   primeEncoders(graph);
+  if (spareReuse()) makeSpares(dir);
   return 'made';
 }
 
@@ -279,6 +280,12 @@ export function warmIndex(opts: IndexOptions): 'made' | 'had' | 'none' {
  * leaves them (see packGraph's keep): the first edit after a warm start then encodes only what it
  * changed, as later ones do. Writes nothing.
  */
+/** The spares of the two files a watch writes after each edit, made when missing (see makeSpare). */
+function makeSpares(dir: string): void {
+  makeSpare(join(dir, GRAPH_FILE));
+  makeSpare(join(dir, STORE_FILE));
+}
+
 function primeEncoders(graph: Graph): void {
   const packed = packGraph(graph, { keep: true, recycle: true });
   encodePacked(packed, { keep: true, recycle: true });
@@ -490,6 +497,7 @@ function writeResolved(graph: Graph, a: { dir: string; stamp: string; inputs: Re
   writePack(join(a.dir, STATE_FILE), { stamp: a.stamp, graph: graphLabel(a.stamp), inputs: a.inputs, summary } satisfies IndexState, a.memo);
   a.lap?.('write.state');
   writeStore(join(a.dir, STORE_FILE), graph, a.inputs.key, packed, keep, reuse);
+  if (reuse) makeSpares(a.dir);
   a.lap?.('write.store');
   writeFreshnessFile(a.dir, a.stamp, a.inputs.key, a.manifest);
   a.lap?.('write.manifest');
