@@ -275,17 +275,17 @@ export function warmIndex(opts: IndexOptions): 'made' | 'had' | 'none' {
   return 'made';
 }
 
-/**
- * The encoders of the graph file and the query store primed with a graph, as a build that writes it
- * leaves them (see packGraph's keep): the first edit after a warm start then encodes only what it
- * changed, as later ones do. Writes nothing.
- */
 /** The spares of the two files a watch writes after each edit, made when missing (see makeSpare). */
 function makeSpares(dir: string): void {
   makeSpare(join(dir, GRAPH_FILE));
   makeSpare(join(dir, STORE_FILE));
 }
 
+/**
+ * The encoders of the graph file and the query store primed with a graph, as a build that writes it
+ * leaves them (see packGraph's keep): the first edit after a warm start then encodes only what it
+ * changed, as later ones do. Writes nothing.
+ */
 function primeEncoders(graph: Graph): void {
   const packed = packGraph(graph, { keep: true, recycle: true });
   encodePacked(packed, { keep: true, recycle: true });
