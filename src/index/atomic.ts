@@ -48,8 +48,6 @@ export function openAtomic(file: string, reuse?: Reuse) {
   const fd = openSync(tmp, inPlace ? 'r+' : 'w');
   let size = 0;
   return {
-    /** Whether the write goes into the spare, in place. */
-    inPlace,
     write(c: Uint8Array) {
       for (let done = 0; done < c.length;) done += writeSync(fd, c, done, c.length - done);
       size += c.length;
