@@ -151,7 +151,7 @@ class Holders {
   ) {}
 
   of(e: Expr, scope: Scope, depth: number): string[] {
-    // What is read is noted for a session (see ResolveSession.channelsOf): the bodies of the functions
+    // What is read is noted for a session (see ResolveSession.channelsNow): the bodies of the functions
     // whose scopes are read, the callers of a parameter's function and the values stored into a field.
     this.resolver.noteBody(scope.fn);
     if (depth > 5) return [];

@@ -1,14 +1,15 @@
 /**
  * What each piece of resolution read, for re-resolving after an edit (see session.ts). A *reader* is a
- * function's resolution (all of a top-level function's closures with it: `u:` and a number) or a
- * query (`q0:`/`q1:` and its key, by engine). What it reads is named by a key:
+ * function's resolution (all of a top-level function's closures with it: `u:` and a number), a
+ * query (`q0:`/`q1:` and its key, by engine) or a session's channel records (`c:`). What it reads is
+ * named by a key:
  *
  * - `b:` a function's body (its facts past its signature), by the same number as its reader;
  * - `s:` the call sites of a function, by ID (the call-site table);
  * - `f:` the values stored into a struct field, by field (the field-flow table);
  * - `d:` an interface method's dispatch candidates;
  * - `k:` the callers of a function, by ID, as the edges have them (the callers' table, read by the
- *   channel records, which are read as one reader of their own: see ResolveSession.channelsNow);
+ *   channel records: see ResolveSession.channelsNow);
  * - a query's reader key, for the answer of that query.
  *
  * Declarations (types, signatures, package values, imports) are not keys: an edit that changes them

@@ -382,7 +382,7 @@ export class ResolveSession {
       if (names.length === 0) continue;
       const pkg = plan.file.pkg;
       const wanted = new Set(names.map((unit, i) => (i < plan.added.length ? plan.next.funcs[unit[0]] : plan.file.facts.funcs[unit[0]]).name));
-      for (const file of this.readersOf(pkg.path)) {
+      for (const file of this.importersOf(pkg.path)) {
         const infos = this.infos.get(file);
         if (file.facts.values.some((v) => namesIn(v, wanted))) return `${file.facts.path}: a package value names ${[...wanted].join(', ')}`;
         if (!infos) {
@@ -401,23 +401,23 @@ export class ResolveSession {
    * The files of package `path` and the files that import it, in the program's order (what mentions
    * reads), from an index made once: an edit that changes a file's imports is not taken.
    */
-  private readersOf(path: string): FileInfo[] {
-    if (!this.readers) {
-      this.readers = new Map();
+  private importersOf(path: string): FileInfo[] {
+    if (!this.importers) {
+      this.importers = new Map();
       for (const pkg of this.program.packages.values()) {
         for (const file of pkg.files) {
           for (const p of [pkg.path, ...file.imports.values(), ...file.dot]) {
-            let list = this.readers.get(p);
-            if (!list) this.readers.set(p, (list = []));
+            let list = this.importers.get(p);
+            if (!list) this.importers.set(p, (list = []));
             if (list[list.length - 1] !== file) list.push(file);
           }
         }
       }
     }
-    return this.readers.get(path) ?? [];
+    return this.importers.get(path) ?? [];
   }
 
-  private readers?: Map<string, FileInfo[]>;
+  private importers?: Map<string, FileInfo[]>;
 
   private apply(plans: FilePlan[], mentions: Set<FuncInfo>, meta: ResolveMeta): SessionUpdate {
     const r = this.resolver;
@@ -544,8 +544,7 @@ export class ResolveSession {
     // The channel records read the bodies of the functions they follow, not the answers a function's
     // resolution depends on alone: any function resolved again (lines moved too) counts, as does a
     // function whose callers changed, and one that has or had channel operations.
-    const read = [...[...done].map((top) => `b:${r.unitOf(top)}`), ...[...callers].map((id) => `k:${id}`)];
-    if (!channels) channels = [...redo, ...gone].some((fn) => fn.facts.chans.length > 0 || this.channels?.owners.has(fn)) || this.deps.readersOf(read).has(CHANNELS);
+    channels ||= [...redo, ...gone].some((fn) => fn.facts.chans.length > 0 || this.channels?.owners.has(fn)) || this.deps.readersOf([...[...done].map((top) => `b:${r.unitOf(top)}`), ...[...callers].map((id) => `k:${id}`)]).has(CHANNELS);
     lap('resolve');
     const graph = this.finish(meta, order, rank, channels);
     lap('finish');
