@@ -279,25 +279,12 @@ export function packGraph(g: Graph, opts: { keep?: boolean; recycle?: boolean } 
  * copies of the tables (in recycled memory with `recycle`), and the strings they use.
  */
 function renumber(list: readonly string[], tables: [rows: Int32Array, width: number, columns: number[]][], recycle?: boolean): { strings: string[]; tables: Int32Array[] } {
-  // firstUse's numbering, written out here: this loop runs over some two million ints on v1.28.
-  const number = scratch(Int32Array, 'pack.firstUse', list.length, recycle).fill(-1);
-  const strings: string[] = [];
+  const { id, list: strings } = firstUse(list, 'pack.firstUse', recycle);
   const out = tables.map(([rows, width, columns], k) => {
     const copy = scratch(Int32Array, `pack.table${k}`, rows.length, recycle);
     copy.set(rows);
-    const cols = Int32Array.from(columns);
     for (let o = 0; o < copy.length; o += width) {
-      for (let c = 0; c < cols.length; c++) {
-        const at = o + cols[c];
-        const v = copy[at];
-        if (v < 0) continue;
-        let n = number[v];
-        if (n < 0) {
-          n = number[v] = strings.length;
-          strings.push(list[v]);
-        }
-        copy[at] = n;
-      }
+      for (const c of columns) if (copy[o + c] >= 0) copy[o + c] = id(copy[o + c]);
     }
     return copy;
   });
