@@ -15,6 +15,7 @@ import { EDGE_W, firstUse, packGraph, spareFor, SYM_W, textRuns, type KeptText, 
 import type { FileMove } from './remap.js';
 import type { SymbolFields } from '../resolve/index.js';
 import { align8, asBytes, layoutSections, openSections, viewAs, type OpenedSections } from './sections.js';
+import type { Overlay } from './delta.js';
 import { scratch, zeroed } from './scratch.js';
 
 const MAGIC = 'KAQ5';
@@ -626,6 +627,14 @@ export class GraphStore {
   private cache = new Map<string, Buffer>();
   /** Files whose lines moved since the store was written (see moveLines), by name. */
   private moved?: Map<string, { lines: ReadonlyMap<number, number>; fields?: SymbolFields }>;
+  /** What changed since the store was written (see applyDelta). */
+  private delta?: Overlay;
+  /** The delta's records, parsed, by ID. */
+  private deltaRecords = new Map<string, SymbolRecord>();
+  /** The delta's callers' edges sorted as callees lists, by caller; its callees' merged lists of callers, by callee. */
+  private deltaLists = { out: new Map<string, Edge[]>(), in: new Map<string, Edge[]>() };
+  /** Numbers past the store's own, for the IDs only the delta has, in the order they were asked for. */
+  private extra = new Map<string, number>();
 
   constructor(private readonly bytes: StoreBytes) {
     const head = bytes.read(0, 8);
@@ -651,13 +660,22 @@ export class GraphStore {
     this.records.clear();
   }
 
-  /** Which graph the store holds (see Header). */
+  /**
+   * Reads the store as the graph the delta describes (see graph/delta.ts): the delta's records, edges
+   * and stats in place of the store's. Call before reading anything. Moves (moveLines) apply to what
+   * the store itself holds, not to the delta, which is written with the lines as they are.
+   */
+  applyDelta(delta: Overlay): void {
+    this.delta = delta;
+  }
+
+  /** Which graph the store file holds (see Header): with a delta or moves, the graph they apply to. */
   get graph(): string {
     return this.header.graph;
   }
 
   get stats(): Record<string, number> {
-    return this.header.stats;
+    return this.delta?.stats ?? this.header.stats;
   }
 
   private range(name: string): [number, number] {
@@ -724,7 +742,8 @@ export class GraphStore {
     return n;
   }
 
-  private nodeOf(id: string): number | undefined {
+  /** The store's own number for `id` (its hash table probed), whatever a delta says. */
+  private baseNode(id: string): number | undefined {
     const known = this.seen.get(id);
     if (known !== undefined) return known;
     this.count();
@@ -736,13 +755,46 @@ export class GraphStore {
     }
   }
 
-  /** The unique symbol IDs (the active variant's record stands for each). */
+  /**
+   * The node number of `id`: the store's, or for an ID only a delta has, a number past the store's.
+   * (Only a path search asks, and an ID a delta took out of the graph has no edges left to walk.)
+   */
+  private nodeOf(id: string): number | undefined {
+    const i = this.baseNode(id);
+    const d = this.delta;
+    if (i !== undefined || !d || !(d.out.has(id) || d.byCallee.has(id) || d.records.has(id))) return i;
+    let n = this.extra.get(id);
+    if (n === undefined) this.extra.set(id, (n = this.header.nodes + this.extra.size));
+    return n;
+  }
+
+  /** Whether the store itself has a record for `id`. */
+  private baseSymbol(id: string): boolean {
+    const i = this.baseNode(id);
+    return i !== undefined && i < this.header.symbols;
+  }
+
+  /** The unique symbol IDs (the active variant's record stands for each); with a delta, the store's first, then the delta's new ones. */
   symbolIds(): string[] {
-    return this.nodeNames().slice(0, this.header.symbols);
+    const own = this.nodeNames().slice(0, this.header.symbols);
+    const d = this.delta;
+    if (!d) return own;
+    const ids = own.filter((id) => d.records.get(id) !== null);
+    for (const [id, rec] of d.records) if (rec !== null && !this.baseSymbol(id)) ids.push(id);
+    return ids;
   }
 
   /** Symbol IDs whose last element is `name`, from the stored name index. */
   withLastName(name: string): string[] {
+    const own = this.ownWithLastName(name);
+    const d = this.delta;
+    if (!d) return own;
+    const ids = own.filter((id) => d.records.get(id) !== null);
+    for (const [id, rec] of d.records) if (rec !== null && lastName(id) === name && !this.baseSymbol(id)) ids.push(id);
+    return ids;
+  }
+
+  private ownWithLastName(name: string): string[] {
     const size = this.range('lastHash')[1] / 4;
     for (let h = hash(name) & (size - 1); ; h = (h + 1) & (size - 1)) {
       const g = this.int('lastHash', h);
@@ -758,9 +810,23 @@ export class GraphStore {
   }
 
   get(id: string): SymbolRecord | undefined {
-    const i = this.nodeOf(id);
+    const d = this.delta;
+    if (d?.records.has(id)) return this.deltaRecord(id);
+    const i = this.baseNode(id);
     if (i === undefined || i >= this.header.symbols) return undefined;
     return this.record(i);
+  }
+
+  /** The delta's record for `id` (undefined: it has none now). */
+  private deltaRecord(id: string): SymbolRecord | undefined {
+    let r = this.deltaRecords.get(id);
+    if (!r) {
+      const json = this.delta!.records.get(id);
+      if (!json) return undefined;
+      r = JSON.parse(json) as SymbolRecord;
+      this.deltaRecords.set(id, r);
+    }
+    return r;
   }
 
   private record(i: number): SymbolRecord {
@@ -777,18 +843,54 @@ export class GraphStore {
     return r;
   }
 
+  /** Every symbol's record: the store's in its order (with a delta, as the delta has them), then the delta's new ones. */
   *allSymbols(): IterableIterator<SymbolRecord> {
     this.section('symbolJson');
     this.section('symbolStart');
-    for (let i = 0; i < this.header.symbols; i++) yield this.record(i);
+    const d = this.delta;
+    if (!d) {
+      for (let i = 0; i < this.header.symbols; i++) yield this.record(i);
+      return;
+    }
+    const names = this.nodeNames();
+    for (let i = 0; i < this.header.symbols; i++) {
+      const id = names[i];
+      if (!d.records.has(id)) yield this.record(i);
+      else {
+        const r = this.deltaRecord(id);
+        if (r) yield r;
+      }
+    }
+    for (const [id, rec] of d.records) if (rec !== null && !this.baseSymbol(id)) yield this.deltaRecord(id)!;
   }
 
   callees(id: string): Edge[] {
-    return this.adjacent(id, 'out');
+    const mine = this.delta?.out.get(id);
+    if (!mine) return this.adjacent(id, 'out');
+    let list = this.deltaLists.out.get(id);
+    if (!list) this.deltaLists.out.set(id, (list = [...mine].sort(compareCallees)));
+    return [...list];
   }
 
+  /**
+   * With a delta, a callee's callers whose edges changed are the delta's: the store's list without
+   * them, merged with their edges now (both sorted as compareCallers sorts; the sort is stable, so
+   * one caller's edges at one line keep the graph's order, as in the store).
+   */
   callers(id: string): Edge[] {
-    return this.adjacent(id, 'in');
+    const d = this.delta;
+    if (!d?.into.has(id)) return this.adjacent(id, 'in');
+    let list = this.deltaLists.in.get(id);
+    if (!list) {
+      const own = this.adjacent(id, 'in').filter((e) => !d.out.has(e.caller));
+      const added = [...(d.byCallee.get(id) ?? [])].sort(compareCallers);
+      list = [];
+      let a = 0;
+      let b = 0;
+      while (a < own.length || b < added.length) list.push(b >= added.length || (a < own.length && compareCallers(own[a], added[b]) <= 0) ? own[a++] : added[b++]);
+      this.deltaLists.in.set(id, list);
+    }
+    return [...list];
   }
 
   /** A whole section as 32-bit integers (copied only if the bytes are not 4-byte aligned). */
@@ -801,6 +903,7 @@ export class GraphStore {
    * targets first), walked over the integer arrays; only the edges of the answer become records.
    */
   path(from: string, to: string, maxNodes = 500000): Edge[] | undefined {
+    if (this.delta) return this.pathWithDelta(from, to, maxNodes);
     const s = this.nodeOf(from);
     const t = this.nodeOf(to);
     if (s === undefined || t === undefined) return undefined;
@@ -834,6 +937,75 @@ export class GraphStore {
     return undefined;
   }
 
+  /**
+   * path's search with a delta: the same walk, but a caller of the delta goes by its list (see
+   * callees), and the IDs only the delta has are numbered past the store's nodes.
+   */
+  private pathWithDelta(from: string, to: string, maxNodes: number): Edge[] | undefined {
+    const d = this.delta!;
+    const s = this.nodeOf(from);
+    const t = this.nodeOf(to);
+    if (s === undefined || t === undefined) return undefined;
+    const mine = new Map<number, Edge[]>();
+    for (const caller of d.out.keys()) {
+      const n = this.nodeOf(caller);
+      if (n !== undefined) mine.set(n, this.callees(caller));
+    }
+    const own = this.header.nodes;
+    // Every number the delta's IDs can take is below this.
+    const size = own + d.out.size + d.byCallee.size + d.records.size;
+    const start = this.int32s('outStart');
+    const targets = this.int32s('outTargets');
+    const parent = new Int32Array(size);
+    const via = new Int32Array(size);
+    const viaEdge = new Map<number, Edge>();
+    const seen = new Uint8Array(size);
+    seen[s] = 1;
+    let count = 1;
+    let frontier = [s];
+    const unwind = (): Edge[] => {
+      const out: Edge[] = [];
+      for (let c = t; c !== s; c = parent[c]) out.unshift(viaEdge.get(c) ?? this.edge(this.slice('outData', via[c] * W * 4, W * 4), 0, 'out', this.name(parent[c])));
+      return out;
+    };
+    while (frontier.length && count < maxNodes) {
+      const next: number[] = [];
+      for (const n of frontier) {
+        const list = mine.get(n);
+        for (let pass = 0; pass < 2; pass++) {
+          if (list) {
+            for (const e of list) {
+              if ((e.mode === 'ref') !== (pass === 1)) continue;
+              const c = this.nodeOf(e.callee)!;
+              if (seen[c]) continue;
+              seen[c] = 1;
+              count++;
+              parent[c] = n;
+              viaEdge.set(c, e);
+              if (c === t) return unwind();
+              next.push(c);
+            }
+          } else if (n < own) {
+            for (let k = start[n]; k < start[n + 1]; k++) {
+              const x = targets[k];
+              if ((x < 0) !== (pass === 1)) continue;
+              const c = x < 0 ? ~x : x;
+              if (seen[c]) continue;
+              seen[c] = 1;
+              count++;
+              parent[c] = n;
+              via[c] = k;
+              if (c === t) return unwind();
+              next.push(c);
+            }
+          }
+        }
+      }
+      frontier = next;
+    }
+    return undefined;
+  }
+
   private unwind(s: number, t: number, via: Int32Array, start: Int32Array): Edge[] {
     const out: Edge[] = [];
     for (let c = t; c !== s;) {
@@ -848,8 +1020,9 @@ export class GraphStore {
     return out;
   }
 
+  /** The store's own list of `id`'s edges in direction `dir`. */
   private adjacent(id: string, dir: 'in' | 'out'): Edge[] {
-    const i = this.nodeOf(id);
+    const i = this.baseNode(id);
     if (i === undefined) return [];
     const startName = dir === 'out' ? 'outStart' : 'inStart';
     const dataName = dir === 'out' ? 'outData' : 'inData';

@@ -15,7 +15,8 @@ import { encodeStoreParts, moveStoreLinesParts } from '../graph/store.js';
 import { scratch } from '../graph/scratch.js';
 import { composeMoves, moveDiagnostics, movedLineCount, remapPackedBytes, type FileMove } from '../graph/remap.js';
 import { makeSpare, writeParts, type Reuse } from './atomic.js';
-import { encodeFreshness, FRESH_FILE, freshNow, indexDir, manifestOf, manifestPaths, nativeStatAll, readFreshness, sameFreshness, serializeMoves, storeMoves, storeState, STORE_FILE, type Manifest, type StoreMoves } from './stored.js';
+import { encodeFreshness, FRESH_FILE, freshNow, indexDir, manifestOf, manifestPaths, nativeStatAll, readFreshness, sameFreshness, serializeMoves, storeMoves, storeOnDisk, storeState, STORE_FILE, type Manifest, type StoreMoves } from './stored.js';
+import { storeDelta, takeDeltaBase } from '../graph/delta.js';
 import { toolStamp } from './key.js';
 import { pruneIndexes, siblingIndexes, writeOwner } from './prune.js';
 import { readWhole, spareReuse } from './mapped.js';
@@ -236,7 +237,8 @@ export function watchIndex(opts: WatchOptions): IndexWatch {
  * whose content hash the source snapshot vouches for, or that it reads and hashes again; does nothing
  * ('none') when the tree is not the one the stored graph was made from or a file's facts are not in
  * the pack, and 'had' when the memo keeps that resolution already. The encoders are primed with the
- * resolution's graph (see primeEncoders). Writes nothing.
+ * resolution's graph (see primeEncoders), and the query store on disk is taken as the base of the
+ * next edit's delta (see graph/delta.ts). Writes nothing.
  */
 export function warmIndex(opts: IndexOptions): 'made' | 'had' | 'none' {
   const memo = opts.memo;
@@ -271,6 +273,7 @@ export function warmIndex(opts: IndexOptions): 'made' | 'had' | 'none' {
   const { session, graph } = resolveScope(scan.packages, factsByPath, meta, () => {}, true);
   keepSession(memo, dir, state.inputs.key, session!);
   primeEncoders(graph);
+  takeDeltaBase(join(dir, STORE_FILE), graph, state.inputs.key, storeOnDisk(dir));
   if (spareReuse()) makeSpares(dir);
   return 'made';
 }
@@ -496,10 +499,20 @@ function writeResolved(graph: Graph, a: { dir: string; stamp: string; inputs: Re
   a.lap?.('write.graph');
   writePack(join(a.dir, STATE_FILE), { stamp: a.stamp, graph: graphLabel(a.stamp), inputs: a.inputs, summary } satisfies IndexState, a.memo);
   a.lap?.('write.state');
-  writeStore(join(a.dir, STORE_FILE), graph, a.inputs.key, packed, keep, reuse);
-  if (reuse) makeSpares(a.dir);
-  a.lap?.('write.store');
-  writeFreshnessFile(a.dir, a.stamp, a.inputs.key, a.manifest);
+  // It writes the query store whole only when what changed since it was written grows too large to
+  // keep beside it as a delta (see graph/delta.ts).
+  const storeFile = join(a.dir, STORE_FILE);
+  const disk = keep ? storeOnDisk(a.dir) : undefined;
+  const delta = disk && storeDelta(storeFile, graph, a.inputs.key, disk);
+  if (delta) {
+    a.lap?.('write.store');
+    writeFreshnessFile(a.dir, a.stamp, a.inputs.key, a.manifest, { base: disk!.base!, delta });
+  } else {
+    writeStore(storeFile, graph, a.inputs.key, packed, keep, reuse);
+    if (reuse) makeSpares(a.dir);
+    a.lap?.('write.store');
+    writeFreshnessFile(a.dir, a.stamp, a.inputs.key, a.manifest);
+  }
   a.lap?.('write.manifest');
   return summary;
 }
@@ -553,7 +566,7 @@ function storeFor(dir: string, key: string, stamp: string, manifest: Manifest, g
     writeStore(join(dir, STORE_FILE), graph(), key);
     writeFreshnessFile(dir, stamp, key, manifest);
   } else if (!stored.fresh || !sameFreshness(stored.fresh, stamp, manifest)) {
-    // The same graph: moves kept for the store stay with it.
+    // The same graph: the moves or delta kept for the store stay with it.
     writeFreshnessFile(dir, stamp, key, manifest, stored.fresh?.moved);
   }
 }
@@ -570,7 +583,8 @@ function moveStore(dir: string, from: string, to: string, stamp: string, manifes
   const moved = stored.fresh?.moved;
   let moves: FileMove[] | undefined;
   try {
-    moves = stored.graph === from ? composeMoves(stored.fresh ? storeMoves(stored.fresh) : [], shifts) : undefined;
+    // A delta's lines are not moved here: the store is written anew.
+    moves = stored.graph === from && !moved?.delta ? composeMoves(stored.fresh ? storeMoves(stored.fresh) : [], shifts) : undefined;
   } catch {
     // Moves this code cannot read: the store is written anew.
   }

@@ -8,6 +8,7 @@ import type { BuildContext } from '../model/index.js';
 // Types only: a query must not load the source stage.
 import type { Stat, StatMany } from '../source/index.js';
 import { GraphStore, type StoreBytes } from '../graph/store.js';
+import { readDelta, type StoreOnDisk } from '../graph/delta.js';
 import { asBytes, layoutSections, openSections, viewAs } from '../graph/sections.js';
 import { cacheKey } from './key.js';
 // The addon loader alone, not the parse stage's entry: a query must not load the parser.
@@ -52,20 +53,24 @@ interface FreshHeader {
   stamp: string;
   /** The graph the manifest goes with: the store's label (see GraphStore.graph), or the label of the store moved by `base`'s moves. */
   graph: string;
-  /** Set when the store holds graph `base` and the lines of the moves section still have to be moved in it (see StoreMoves). */
+  /** Set when the store holds graph `base` and the moves or delta sections say what changed since (see StoreMoves). */
   base?: string;
   sections: Record<string, [number, number]>;
 }
 
 /**
- * Lines moved since the store was written: a build whose edits only moved lines (see movedGraph in
- * build.ts) keeps them here, beside the store, which it then does not write again; a query applies them
- * as it reads (GraphStore.moveLines). `moves` is their serialized form (node:v8), kept as is between builds.
+ * What changed since the store was written, kept beside it so that it is not written again:
+ * - lines moved: a build whose edits only moved lines (see movedGraph in build.ts) keeps them, and a
+ *   query applies them as it reads (GraphStore.moveLines). `moves` is their serialized form (node:v8),
+ *   kept as is between builds;
+ * - or a delta (see graph/delta.ts), which a process that writes the store after each edit (the watch)
+ *   writes while it is small, and a query reads the store through (GraphStore.applyDelta).
  */
 export interface StoreMoves {
-  /** The label of the store the moves apply to. */
+  /** The label of the store they apply to. */
   base: string;
-  moves: Buffer;
+  moves?: Buffer;
+  delta?: Buffer;
 }
 
 /** The manifest file's bytes (see FRESH_FILE), as pieces to write: the layout of the store and the graph file. */
@@ -75,7 +80,8 @@ export function encodeFreshness(stamp: string, graph: string, manifest: Manifest
     ['paths', Buffer.from(manifest.paths.join('\n'))],
     ['sizes', asBytes(new Float64Array(manifest.sizes))],
     ['mtimes', asBytes(new Float64Array(manifest.mtimes))],
-    ...(moved ? [['moves', moved.moves] as [string, Buffer]] : []),
+    ...(moved?.moves ? [['moves', moved.moves] as [string, Buffer]] : []),
+    ...(moved?.delta ? [['delta', moved.delta] as [string, Buffer]] : []),
   ]);
 }
 
@@ -86,7 +92,7 @@ export interface Freshness {
   paths: Buffer;
   sizes: Float64Array;
   mtimes: Float64Array;
-  /** The moves still to apply to the store (see StoreMoves). */
+  /** The moves or delta still to apply to the store (see StoreMoves). */
   moved?: StoreMoves;
 }
 
@@ -97,7 +103,7 @@ function holds(store: GraphStore, f: Freshness): boolean {
 
 /** The manifest's moves, decoded (none when it has none). */
 export function storeMoves(f: Freshness): FileMove[] {
-  return f.moved ? (deserialize(f.moved.moves) as FileMove[]) : [];
+  return f.moved?.moves ? (deserialize(f.moved.moves) as FileMove[]) : [];
 }
 
 /** The serialized form of moves, as a manifest keeps them. */
@@ -117,7 +123,9 @@ export function readFreshness(dir: string): Freshness | undefined {
     let count = sizes.length === 0 ? 0 : 1;
     for (let at = paths.indexOf(10); at >= 0 && count > 0; at = paths.indexOf(10, at + 1)) count++;
     if (mtimes.length !== sizes.length || count !== sizes.length) return undefined;
-    const moved = header.base === undefined ? undefined : { base: header.base, moves: Buffer.from(section('moves')) };
+    const has = (name: string) => header.sections[name] !== undefined;
+    if (header.base !== undefined && !has('moves') && !has('delta')) return undefined;
+    const moved = header.base === undefined ? undefined : { base: header.base, ...(has('moves') && { moves: Buffer.from(section('moves')) }), ...(has('delta') && { delta: Buffer.from(section('delta')) }) };
     return { stamp: header.stamp, graph: header.graph, paths, sizes, mtimes, moved };
   } catch {
     return undefined;
@@ -168,6 +176,7 @@ export function openStorePending(opts: StoreLocation): { store: GraphStore; fres
   if (m.moved) {
     try {
       store.moveLines(storeMoves(m));
+      if (m.moved.delta) store.applyDelta(readDelta(m.moved.delta));
     } catch {
       store.close();
       return undefined;
@@ -206,6 +215,12 @@ export function storeState(dir: string): { graph?: string; fresh?: Freshness } {
   if (!store) return {};
   const m = readFreshness(dir);
   return m && holds(store, m) ? { graph: m.graph, fresh: m } : { graph: store.graph };
+}
+
+/** The query store in `dir` as a delta is written against (see graph/delta.ts). */
+export function storeOnDisk(dir: string): StoreOnDisk {
+  const { graph, fresh } = storeState(dir);
+  return { base: fresh?.moved?.base ?? graph, holds: fresh ? graph : undefined, moves: fresh?.moved?.moves !== undefined };
 }
 
 /** Whether a manifest file holds this stamp and manifest. */

@@ -17,6 +17,7 @@ import { computeScope, defaultBuildContext, openTree } from '../../src/source/in
 import { packGraph } from '../../src/graph/pack.js';
 import { ownCopy, workingCopy } from '../../src/bench/working-copy.js';
 import { tempDir } from '../helpers/temp.js';
+import { random } from '../helpers/random.js';
 
 /** One edit of a file's text, or undefined when the file has no place for it. */
 type Edit = (text: string, pick: (n: number) => number) => string | undefined;
@@ -48,17 +49,6 @@ const EDITS: Record<string, Edit> = {
   'function appended': (text) => `${text}\nfunc kubeletAtlasCheckProbe() {}\n`,
   touched: (text) => text,
 };
-
-/** mulberry32: the same edits for the same seed. */
-function random(seed: number): (n: number) => number {
-  let s = seed | 0;
-  return (n) => {
-    s = (s + 0x6d2b79f5) | 0;
-    let t = Math.imul(s ^ (s >>> 15), 1 | s);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return Math.floor((((t ^ (t >>> 14)) >>> 0) / 4294967296) * n);
-  };
-}
 
 describe('early cut-offs on a real tree', () => {
   const source = process.env['KUBELET_ATLAS_SOURCE'];

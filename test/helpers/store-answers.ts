@@ -1,0 +1,31 @@
+/** What a query store answers, in a form to compare: stores that hold the same graph give the same. */
+import { lastName } from '../../src/graph/lookup.js';
+import type { GraphStore } from '../../src/graph/index.js';
+import type { Graph } from '../../src/model/index.js';
+
+/** Every answer `store` gives about `ids`, with paths between some of them (every seventh, eight at most). */
+export function storeAnswers(store: GraphStore, ids: string[]): unknown {
+  const byId = (a: { id: string }, b: { id: string }) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+  const names = [...new Set(ids.map(lastName))];
+  const some = ids.filter((_, k) => k % 7 === 0).slice(0, 8);
+  return {
+    stats: store.stats,
+    symbolIds: store.symbolIds().sort(),
+    all: [...store.allSymbols()].sort(byId),
+    get: ids.map((id) => store.get(id) ?? null),
+    callers: ids.map((id) => store.callers(id)),
+    callees: ids.map((id) => store.callees(id)),
+    lastNames: names.map((n) => store.withLastName(n).sort()),
+    paths: some.flatMap((a) => some.map((b) => store.path(a, b) ?? null)),
+  };
+}
+
+/** The IDs the graphs have (symbols and ends of edges), and one none has. */
+export function graphIds(...graphs: Graph[]): string[] {
+  const ids = new Set<string>();
+  for (const g of graphs) {
+    for (const s of g.symbols) ids.add(s.id);
+    for (const e of g.edges) ids.add(e.caller).add(e.callee);
+  }
+  return [...ids, 'example.com/not.There'];
+}

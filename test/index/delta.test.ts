@@ -1,0 +1,119 @@
+/**
+ * The query store's delta (graph/delta.ts): a store read through the deltas written after it answers
+ * every query as a store written whole for the same graph does, edit after edit; and the watch's
+ * builds write deltas while they are small, which one-shot queries then read.
+ */
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { cpSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { DELTA_MAX_BYTES, forgetDeltaBase, readDelta, storeDelta } from '../../src/graph/delta.js';
+import { bufferBytes, encodeStore, GraphStore } from '../../src/graph/index.js';
+import { buildIndex, warmIndex, type IndexOptions } from '../../src/index/build.js';
+import { PackMemo } from '../../src/index/cache.js';
+import { openStore, readFreshness, indexDir } from '../../src/index/stored.js';
+import { defaultBuildContext } from '../../src/source/index.js';
+import type { Edge, Graph, SymbolRecord } from '../../src/model/index.js';
+import { graphIds, storeAnswers } from '../helpers/store-answers.js';
+import { tempDir } from '../helpers/temp.js';
+
+const fixture = resolve('test/fixtures/go/kubelike');
+
+describe('the query store delta', () => {
+  it('answers as the store written whole does, edit after edit', () => {
+    const g = buildIndex({ root: fixture, ctx: defaultBuildContext(), cacheDir: tempDir('ka-delta-'), fresh: true }).graph;
+    const e = g.edges;
+    const s = g.symbols;
+    assert.ok(e.length > 40 && s.length > 40, 'enough records to edit');
+    const fn = s.find((x) => x.kind === 'func' || x.kind === 'method')!;
+    const caller = e[3].caller;
+    const gone = s.find((x) => x.id !== fn.id && x.id !== caller && e.some((y) => y.callee === x.id))!.id;
+    const fresh: SymbolRecord = { ...fn, id: `${fn.pkg}.freshFunction`, name: 'freshFunction', line: 900, endLine: 910 };
+    const newEdges: Edge[] = [
+      { ...e[3], callee: fresh.id, line: 77 },
+      { ...e[3], callee: 'example.com/outside.Helper', how: 'pkg-func', line: 78 },
+      { ...e[3], callee: fresh.id, line: 77, mode: 'ref', kind: 'func-value' },
+      { caller: fresh.id, callee: e[5].callee, kind: 'static', mode: 'go', file: fn.file, line: 905, how: 'pkg-func', confidence: 1 },
+    ];
+    // An edit: a function added with its edges, one symbol taken out with its edges, a record's doc
+    // changed, an edge's target and confidence changed.
+    const one: Graph = {
+      ...g,
+      edges: [...e.slice(0, 3), ...newEdges.slice(0, 2), e[3], ...e.slice(4, 9), { ...e[9], callee: e[10].callee, confidence: 0.5 }, ...e.slice(10), newEdges[2], newEdges[3]].filter((x) => x.caller !== gone && x.callee !== gone),
+      symbols: [...s.slice(0, 4), { ...s[4], doc: 'a doc, ünïcode' }, ...s.slice(5), fresh].filter((x) => x.id !== gone),
+      stats: { ...g.stats, edges: g.stats.edges + 1 },
+    };
+    // A second edit on top: the added function's edges change again, the taken symbol comes back.
+    const two: Graph = { ...one, edges: [...one.edges.filter((x) => x.caller !== fresh.id), { ...newEdges[3], line: 906 }, ...e.filter((x) => x.caller === gone || x.callee === gone)], symbols: [...one.symbols, s.find((x) => x.id === gone)!] };
+    const ids = graphIds(g, one, two);
+    const file = '/nowhere/query.bin';
+    forgetDeltaBase();
+    assert.equal(storeDelta(file, g, 'k0', { moves: false }), undefined, 'the first store is written whole');
+    const base = encodeStore(g, 'k0');
+    let holds = 'k0';
+    for (const [next, key, what] of [[one, 'k1', 'an edit'], [two, 'k2', 'a second edit'], [g, 'k3', 'back to the first graph'], [one, 'k4', 'the edit again']] as const) {
+      const bytes = storeDelta(file, next, key, { base: 'k0', holds, moves: false });
+      assert.ok(bytes, `${what}: a delta`);
+      holds = key;
+      const overlaid = new GraphStore(bufferBytes(base));
+      overlaid.applyDelta(readDelta(bytes));
+      const whole = new GraphStore(bufferBytes(encodeStore(next, key)));
+      assert.deepEqual(storeAnswers(overlaid, ids), storeAnswers(whole, ids), what);
+      if (next !== g) assert.notDeepEqual(storeAnswers(new GraphStore(bufferBytes(base)), ids), storeAnswers(whole, ids), `${what}: the store alone answers otherwise`);
+      assert.deepEqual(overlaid.path(fresh.id, e[5].callee), whole.path(fresh.id, e[5].callee));
+    }
+    assert.equal(storeDelta(file, two, 'k5', { base: 'k0', holds: 'k3', moves: false }), undefined, 'another store on disk than the one the deltas go with');
+    assert.equal(storeDelta(file, one, 'k6', { base: 'k5', holds: 'k5', moves: true }), undefined, 'moves beside the store');
+    forgetDeltaBase();
+  });
+
+  it('is written by the watch while it is small, and read by one-shot queries', () => {
+    const root = tempDir('ka-delta-tree-');
+    cpSync(fixture, root, { recursive: true });
+    const loc: IndexOptions = { root, ctx: defaultBuildContext(), cacheDir: tempDir('ka-delta-cache-'), workers: 0, memo: new PackMemo() };
+    buildIndex(loc);
+    const kubelet = join(root, 'pkg/kubelet/kubelet.go');
+    const original = readFileSync(kubelet, 'utf8');
+    const dir = indexDir(loc);
+    const storeBytes = () => readFileSync(join(dir, 'query.bin'));
+    const first = storeBytes();
+    for (const [k, text] of [original + '\nfunc deltaAdded() { deltaOther() }\n\nfunc deltaOther() {}\n', original + '\nfunc deltaOther() {}\n', original].entries()) {
+      writeFileSync(kubelet, text);
+      const r = buildIndex(loc);
+      assert.ok(r.incremental, `edit ${k}: resolved again in part`);
+      assert.ok(readFreshness(dir)?.moved?.delta, `edit ${k}: a delta beside the store`);
+      assert.ok(storeBytes().equals(first), `edit ${k}: the store itself is not written`);
+      const store = openStore(loc);
+      assert.ok(store, `edit ${k}: the store answers`);
+      const whole = new GraphStore(bufferBytes(encodeStore(r.graph, 'whole')));
+      const ids = graphIds(r.graph).filter((id) => /kubelet/.test(id));
+      assert.deepEqual(storeAnswers(store, ids), storeAnswers(whole, ids), `edit ${k}`);
+      assert.equal(store.get('k8s.io/kubernetes/pkg/kubelet.deltaAdded')?.name, k === 0 ? 'deltaAdded' : undefined);
+      store.close();
+    }
+    // Lines moved after a delta: the store is written whole, with the moves kept beside it or not.
+    writeFileSync(kubelet, original + '\nfunc deltaAdded() {}\n');
+    buildIndex(loc);
+    assert.ok(readFreshness(dir)?.moved?.delta, 'a delta again');
+    writeFileSync(kubelet, '// a line put first\n' + original + '\nfunc deltaAdded() {}\n');
+    const moved = buildIndex(loc);
+    assert.equal(moved.cutOff, 'positions');
+    assert.equal(readFreshness(dir)?.moved?.delta, undefined, 'no delta is left beside the store written whole');
+    assert.equal(openStore(loc)?.get('k8s.io/kubernetes/pkg/kubelet.deltaAdded')?.line, original.split('\n').length + 2);
+    // A new process that finds the graph stored takes the store as the base of its first delta.
+    forgetDeltaBase();
+    const next: IndexOptions = { ...loc, memo: new PackMemo() };
+    assert.equal(warmIndex(next), 'made');
+    writeFileSync(kubelet, original);
+    buildIndex(next);
+    assert.ok(readFreshness(dir)?.moved?.delta, 'the first edit after a warm start is a delta');
+    assert.equal(openStore(loc)?.get('k8s.io/kubernetes/pkg/kubelet.deltaAdded'), undefined);
+    // A build that keeps no resolution writes the store whole, without the delta.
+    forgetDeltaBase();
+    writeFileSync(kubelet, original + '\n// a comment\n\nfunc deltaLast() {}\n');
+    buildIndex({ ...loc, memo: undefined });
+    assert.equal(readFreshness(dir)?.moved, undefined);
+    assert.equal(openStore(loc)?.get('k8s.io/kubernetes/pkg/kubelet.deltaLast')?.name, 'deltaLast');
+    assert.ok(DELTA_MAX_BYTES >= 1 << 16);
+  });
+});
