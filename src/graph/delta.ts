@@ -21,6 +21,8 @@ import { deserialize, serialize } from 'node:v8';
 import type { Edge, EdgeKind, EdgeMode, Graph, SymbolRecord } from '../model/index.js';
 import { replacesRecord } from './lookup.js';
 import { runsOf } from './pack.js';
+import type { FileMove } from './remap.js';
+import { movedRecordOr } from './store.js';
 
 /** An edge as the delta keeps it, its caller given by the list it is in: callee, kind, mode, file, line, how, confidence×1000. */
 type DeltaEdge = [callee: string, kind: EdgeKind, mode: EdgeMode, file: string, line: number, how: string, confidence: number];
@@ -71,7 +73,12 @@ export interface StoreOnDisk {
   base?: string;
   /** The label of the graph the store holds with what its manifest adds (a delta, moves). */
   holds?: string;
-  /** Whether the manifest has line moves for it (a delta is not written on top of them). */
+  /**
+   * Whether the manifest has line moves for it. A delta written after them leaves them out: it is made
+   * from the graph the process holds, which is the one they led to (the process's resolution takes an
+   * edit only when the files' facts are those it made its graph from), and the store's records that
+   * the delta does not replace are the ones that graph has, at the lines it has them.
+   */
   moves: boolean;
 }
 
@@ -103,7 +110,7 @@ export const DELTA_MAX_BYTES = 1 << 20;
  */
 export function storeDelta(file: string, g: Graph, key: string, disk: StoreOnDisk, whole = false): Buffer | undefined {
   const k = kept;
-  if (!whole && k && k.file === file && disk.base === k.base && disk.holds === k.lastKey && !disk.moves) {
+  if (!whole && k && k.file === file && disk.base === k.base && disk.holds === k.lastKey) {
     noteChanges(k, g);
     const bytes = serialize(deltaOf(k, g));
     if (bytes.length <= DELTA_MAX_BYTES) {
@@ -123,6 +130,29 @@ export function storeDelta(file: string, g: Graph, key: string, disk: StoreOnDis
  */
 export function takeDeltaBase(file: string, g: Graph, key: string, disk: StoreOnDisk): void {
   kept = disk.base === key && disk.holds === key && !disk.moves ? { file, base: key, last: g, lastKey: key, callers: new Set(), into: new Set(), records: new Set() } : undefined;
+}
+
+/**
+ * A delta's bytes with the shifts' lines moved, as a query moves the store's own (GraphStore.moveLines,
+ * movedRecordOr): a build whose edits only moved lines keeps them beside the store and its delta,
+ * whose edges and records were written with the lines they had then.
+ */
+export function moveDeltaLines(bytes: Buffer, shifts: readonly FileMove[]): Buffer {
+  const d = deserialize(bytes) as StoreDelta;
+  const moved = new Map(shifts.map(([file, lines, fields]) => [file, { lines, fields }]));
+  for (const [, edges] of d.out) {
+    for (const e of edges) {
+      const m = moved.get(e[3]);
+      if (m) e[4] = m.lines.get(e[4]) ?? e[4];
+    }
+  }
+  d.records = d.records.map(([id, json]) => {
+    const rec = json === null ? undefined : (JSON.parse(json) as SymbolRecord);
+    const m = rec && moved.get(rec.file);
+    // The package's own record stays at line 1 (see remapLines).
+    return m && rec.id !== rec.pkg ? [id, JSON.stringify(movedRecordOr(rec, m.lines, m.fields))] : [id, json];
+  });
+  return serialize(d);
 }
 
 /** Forgets the store the deltas go with (a process that no longer writes it). */

@@ -21,7 +21,7 @@ export interface PackedGraph {
 
 export const EDGE_W = 8;
 export const SYM_W = 14;
-const UNRES_W = 5;
+export const UNRES_W = 5;
 
 /** Where each column holds a file and its lines (for remapPackedBytes, and the files table of encodePacked). */
 export const EDGE_LINE = { width: EDGE_W, file: 4, line: 5 };
@@ -30,8 +30,13 @@ export const SYM_LINES = { width: SYM_W, file: 4, lines: [5, 6] };
 export const SYM_FIELDS = { id: 0, pkg: 2, doc: 7, fingerprint: 8 };
 export const UNRES_LINE = { width: UNRES_W, file: 1, line: 2 };
 
+/** What gives each string its id in a string table (-1 for none). */
+export interface Interner {
+  id(s: string | undefined): number;
+}
+
 /** Interns strings: each distinct string gets the next index. */
-export class Strings {
+export class Strings implements Interner {
   list: string[] = [];
   private map = new Map<string, number>();
   id(s: string | undefined): number {
@@ -51,7 +56,7 @@ export class Strings {
  * one after another), so a column often holds the string of the row before, most often the same
  * string object, which compares at once. The ids are those s.id gives.
  */
-function column(s: Strings): (x: string | undefined) => number {
+function column(s: Interner): (x: string | undefined) => number {
   let last: string | undefined;
   let lastId = -1;
   return (x) => (x === last ? lastId : (lastId = s.id((last = x))));
@@ -72,9 +77,9 @@ function extraJson(x: SymbolRecord): string | undefined {
 }
 
 /** Which columns of each table hold string ids, in the order packGraph interns them. */
-const EDGE_STRINGS = [0, 1, 2, 3, 4, 6];
-const SYM_STRINGS = [0, 1, 2, 3, 4, 7, 8, 9, 11, 12, 13];
-const UNRES_STRINGS = [0, 1, 3, 4];
+export const EDGE_STRINGS = [0, 1, 2, 3, 4, 6];
+export const SYM_STRINGS = [0, 1, 2, 3, 4, 7, 8, 9, 11, 12, 13];
+export const UNRES_STRINGS = [0, 1, 3, 4];
 
 /**
  * What the last packGraph kept for the next: its strings, numbered for good (ids only added), and each
@@ -214,6 +219,55 @@ export function textRuns<T>(items: readonly T[], last: KeptText<T> | undefined, 
   return { items, bytes: out.bytes(), start, memory: out.memory() };
 }
 
+/** How a table's rows are made: each record's ints written at `o` in `rows`, its strings interned in `s`. */
+export interface RowMakers {
+  edge(e: Edge, rows: Int32Array, o: number): void;
+  symbol(x: SymbolRecord, rows: Int32Array, o: number): void;
+  unresolved(u: UnresolvedSite, rows: Int32Array, o: number): void;
+}
+
+/** The rows of each table as packGraph lays them out, their strings interned in `s` (see column). */
+export function rowMakers(s: Interner): RowMakers {
+  const [caller, callee, kind, mode, file, how] = [column(s), column(s), column(s), column(s), column(s), column(s)];
+  const [symKind, pkg, symFile, constraint, parent] = [column(s), column(s), column(s), column(s), column(s)];
+  return {
+    edge(e, rows, o) {
+      rows[o] = caller(e.caller);
+      rows[o + 1] = callee(e.callee);
+      rows[o + 2] = kind(e.kind);
+      rows[o + 3] = mode(e.mode);
+      rows[o + 4] = file(e.file);
+      rows[o + 5] = e.line;
+      rows[o + 6] = how(e.how);
+      rows[o + 7] = Math.round(e.confidence * 1000);
+    },
+    symbol(x, rows, o) {
+      rows[o] = s.id(x.id);
+      rows[o + 1] = symKind(x.kind);
+      rows[o + 2] = pkg(x.pkg);
+      rows[o + 3] = s.id(x.name);
+      rows[o + 4] = symFile(x.file);
+      rows[o + 5] = x.line;
+      rows[o + 6] = x.endLine;
+      rows[o + 7] = s.id(x.doc);
+      rows[o + 8] = s.id(x.fingerprint);
+      rows[o + 9] = s.id(x.signature);
+      rows[o + 10] = x.active ? 1 : 0;
+      rows[o + 11] = constraint(x.constraint);
+      rows[o + 12] = parent(x.parent);
+      const extra = extraJson(x);
+      rows[o + 13] = extra === undefined ? -1 : s.id(extra);
+    },
+    unresolved(u, rows, o) {
+      rows[o] = s.id(u.caller);
+      rows[o + 1] = s.id(u.file);
+      rows[o + 2] = u.line;
+      rows[o + 3] = s.id(u.callee);
+      rows[o + 4] = s.id(u.reason);
+    },
+  };
+}
+
 /**
  * The graph as a string table and integer columns. The strings are numbered in the order the rows
  * first use them (edges, then symbols, then unresolved sites; each row's string columns left to
@@ -227,42 +281,10 @@ export function packGraph(g: Graph, opts: { keep?: boolean; recycle?: boolean } 
   const recycle = opts.keep && opts.recycle;
   const old = recycle ? spare : undefined;
   const s = last?.strings ?? new Strings();
-  const [caller, callee, kind, mode, file, how] = [column(s), column(s), column(s), column(s), column(s), column(s)];
-  const edges = keptRows(g.edges, EDGE_W, last?.edges, (e, rows, o) => {
-    rows[o] = caller(e.caller);
-    rows[o + 1] = callee(e.callee);
-    rows[o + 2] = kind(e.kind);
-    rows[o + 3] = mode(e.mode);
-    rows[o + 4] = file(e.file);
-    rows[o + 5] = e.line;
-    rows[o + 6] = how(e.how);
-    rows[o + 7] = Math.round(e.confidence * 1000);
-  }, old?.edges);
-  const [symKind, pkg, symFile, constraint, parent] = [column(s), column(s), column(s), column(s), column(s)];
-  const symbols = keptRows(g.symbols, SYM_W, last?.symbols, (x, rows, o) => {
-    rows[o] = s.id(x.id);
-    rows[o + 1] = symKind(x.kind);
-    rows[o + 2] = pkg(x.pkg);
-    rows[o + 3] = s.id(x.name);
-    rows[o + 4] = symFile(x.file);
-    rows[o + 5] = x.line;
-    rows[o + 6] = x.endLine;
-    rows[o + 7] = s.id(x.doc);
-    rows[o + 8] = s.id(x.fingerprint);
-    rows[o + 9] = s.id(x.signature);
-    rows[o + 10] = (x.active ? 1 : 0);
-    rows[o + 11] = constraint(x.constraint);
-    rows[o + 12] = parent(x.parent);
-    const extra = extraJson(x);
-    rows[o + 13] = extra === undefined ? -1 : s.id(extra);
-  }, old?.symbols);
-  const unresolved = keptRows(g.unresolved, UNRES_W, last?.unresolved, (u, rows, o) => {
-    rows[o] = s.id(u.caller);
-    rows[o + 1] = s.id(u.file);
-    rows[o + 2] = u.line;
-    rows[o + 3] = s.id(u.callee);
-    rows[o + 4] = s.id(u.reason);
-  }, old?.unresolved);
+  const make = rowMakers(s);
+  const edges = keptRows(g.edges, EDGE_W, last?.edges, make.edge, old?.edges);
+  const symbols = keptRows(g.symbols, SYM_W, last?.symbols, make.symbol, old?.symbols);
+  const unresolved = keptRows(g.unresolved, UNRES_W, last?.unresolved, make.unresolved, old?.unresolved);
   // Kept for the next pack when asked (a process that packs again and again), unless the strings no
   // longer in use outnumber those in use.
   const out = renumber(s.list, [[edges, EDGE_W, EDGE_STRINGS], [symbols, SYM_W, SYM_STRINGS], [unresolved, UNRES_W, UNRES_STRINGS]], recycle);
@@ -270,8 +292,13 @@ export function packGraph(g: Graph, opts: { keep?: boolean; recycle?: boolean } 
   // when there was none, see spareFor).
   spare = !recycle ? undefined : last ? { edges: last.edges.rows, symbols: last.symbols.rows, unresolved: last.unresolved.rows } : { edges: new Int32Array(edges.length), symbols: new Int32Array(symbols.length), unresolved: new Int32Array(unresolved.length) };
   kept = !opts.keep || s.list.length > 2 * out.strings.length + 4096 ? undefined : { strings: s, edges: { items: g.edges, rows: edges }, symbols: { items: g.symbols, rows: symbols }, unresolved: { items: g.unresolved, rows: unresolved } };
+  return { v: PACK_VERSION, strings: out.strings, edges: out.tables[0], symbols: out.tables[1], unresolved: out.tables[2], rest: restOf(g) };
+}
+
+/** What a packed graph keeps of a graph besides its three tables (as node:v8 serializes it). */
+export function restOf(g: Graph): PackedGraph['rest'] {
   const { root, modulePath, context, channels, goroutines, diagnostics, stats } = g;
-  return { v: PACK_VERSION, strings: out.strings, edges: out.tables[0], symbols: out.tables[1], unresolved: out.tables[2], rest: { root, modulePath, context, channels, goroutines, diagnostics, stats } };
+  return { root, modulePath, context, channels, goroutines, diagnostics, stats };
 }
 
 /**
@@ -372,8 +399,19 @@ export function summarize(p: PackedGraph): GraphSummary {
     const reason = p.strings[p.unresolved[o]];
     counts.set(reason, (counts.get(reason) ?? 0) + 1);
   }
+  return summaryOf(p.rest, p.unresolved.length / UNRES_W, counts);
+}
+
+/** The same summary, of a graph not packed. */
+export function summarizeGraph(g: Graph): GraphSummary {
+  const counts = new Map<string, number>();
+  for (const u of g.unresolved) counts.set(u.reason, (counts.get(u.reason) ?? 0) + 1);
+  return summaryOf(g, g.unresolved.length, counts);
+}
+
+function summaryOf(rest: PackedGraph['rest'], unresolved: number, counts: Map<string, number>): GraphSummary {
   const unresolvedByReason = [...counts].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
-  return { root: p.rest.root, stats: p.rest.stats, diagnostics: p.rest.diagnostics, unresolved: p.unresolved.length / UNRES_W, unresolvedByReason };
+  return { root: rest.root, stats: rest.stats, diagnostics: rest.diagnostics, unresolved, unresolvedByReason };
 }
 
 /**

@@ -533,7 +533,8 @@ function movedRecord(rec: SymbolRecord, to: (n: number) => number, fields: Symbo
 }
 
 /** movedRecord for a reader: a record its move has no fields for (the build checked there are none such) keeps its own. */
-function movedRecordOr(rec: SymbolRecord, lines: ReadonlyMap<number, number>, fields: SymbolFields | undefined): SymbolRecord {
+/** A record of a moved file as a query reads it: its lines moved (those the map lacks stay), its fields taken when they fit. */
+export function movedRecordOr(rec: SymbolRecord, lines: ReadonlyMap<number, number>, fields: SymbolFields | undefined): SymbolRecord {
   const to = (n: number) => lines.get(n) ?? n;
   try {
     return movedRecord(rec, to, fields);

@@ -10,13 +10,14 @@ import { scanSource, SourceError, statNow, type Scope, type SourceScan, type Sou
 import { extractAll, factsShift, nativeParserInUse, newClock, unpackFacts, workersFor, type FileFacts, type ParseClock, type StringTable } from '../parse/index.js';
 import { buildProgram, factsDiagnostics, resolveProgram, ResolveSession, symbolFields, type PackageInput } from '../resolve/index.js';
 import { appendFactsEntries, contentHash, graphFileLabelled, textHash, factsHash, factsKey, factsPackWriter, readFactsEntries, readFactsPack, readGraphFile, readPack, writeGraphFile, writePack, type FactsPack, type PackMemo } from './cache.js';
-import { decodePacked, encodePacked, PACK_VERSION, packGraph, summarize, unpackGraph, type GraphSummary, type PackedGraph } from '../graph/pack.js';
+import { decodePacked, encodePacked, PACK_VERSION, packGraph, summarize, summarizeGraph, unpackGraph, type GraphSummary, type PackedGraph } from '../graph/pack.js';
 import { encodeStoreParts, moveStoreLinesParts } from '../graph/store.js';
 import { scratch } from '../graph/scratch.js';
 import { composeMoves, moveDiagnostics, movedLineCount, remapPackedBytes, type FileMove } from '../graph/remap.js';
 import { makeSpare, writeParts, type Reuse } from './atomic.js';
 import { encodeFreshness, FRESH_FILE, freshNow, indexDir, manifestOf, manifestPaths, nativeStatAll, readFreshness, sameFreshness, serializeMoves, storeMoves, storeOnDisk, storeState, STORE_FILE, type Manifest, type StoreMoves } from './stored.js';
-import { storeDelta, takeDeltaBase } from '../graph/delta.js';
+import { moveDeltaLines, storeDelta, takeDeltaBase } from '../graph/delta.js';
+import { packDelta, packDeltaBytes, packWritten, type PackDelta, type PackOnDisk } from '../graph/pack-delta.js';
 import { toolStamp } from './key.js';
 import { pruneIndexes, siblingIndexes, writeOwner } from './prune.js';
 import { readWhole, spareReuse } from './mapped.js';
@@ -94,6 +95,12 @@ interface IndexState {
    * movedGraph): applied to the file's graph as it is read, so such a build does not write it again.
    */
   moves?: FileMove[];
+  /**
+   * Set when the graph file holds another graph, and the state's is that one changed as the delta
+   * says (see graph/pack-delta.ts): a process that writes the graph after each edit (the watch) keeps
+   * it here while it is small, instead of writing the graph file. Moves apply after it.
+   */
+  delta?: PackDelta;
 }
 
 /**
@@ -118,7 +125,15 @@ function graphLabel(stamp: string): string {
 
 /** The graph behind a state, still serialized: decoded on first use (see lazyResult); with `into`, read into its memory (see readGraphFile). */
 function storedGraph(dir: string, state: IndexState | undefined, into?: (size: number) => Buffer): Buffer | undefined {
-  return state ? readGraphFile(join(dir, GRAPH_FILE), state.graph, into) : undefined;
+  if (!state?.delta) return state ? readGraphFile(join(dir, GRAPH_FILE), state.graph, into) : undefined;
+  const bytes = readGraphFile(join(dir, GRAPH_FILE), state.delta.base);
+  return bytes && Buffer.concat(packDeltaBytes(bytes, state.delta));
+}
+
+/** The graph file `file` as `state` says it is (see packDelta). */
+function packOnDisk(file: string, state: IndexState | undefined): PackOnDisk {
+  const base = state && (state.delta?.base ?? state.graph);
+  return { base: base !== undefined && graphFileLabelled(file, base) ? base : undefined, holds: state?.graph, moves: (state?.moves?.length ?? 0) > 0 };
 }
 
 /**
@@ -127,11 +142,12 @@ function storedGraph(dir: string, state: IndexState | undefined, into?: (size: n
  */
 function storedGraphLater(dir: string, state: IndexState | undefined): (() => PackedGraph) | undefined {
   const file = join(dir, GRAPH_FILE);
-  if (!state || !graphFileLabelled(file, state.graph)) return undefined;
+  if (!state || !graphFileLabelled(file, state.delta?.base ?? state.graph)) return undefined;
   return () => {
-    const bytes = readGraphFile(file, state.graph);
-    if (!bytes) throw new Error(`${file} was replaced while this command ran (another build?); run it again`);
+    const stored = readGraphFile(file, state.delta?.base ?? state.graph);
+    if (!stored) throw new Error(`${file} was replaced while this command ran (another build?); run it again`);
     try {
+      const bytes = state.delta ? Buffer.concat(packDeltaBytes(stored, state.delta)) : stored;
       // The bytes are a private map or copy: moved where they lie.
       return decodePacked(state.moves?.length ? Buffer.concat(movedParts(bytes, state.moves)) : bytes);
     } catch (err) {
@@ -272,8 +288,9 @@ export function warmIndex(opts: IndexOptions): 'made' | 'had' | 'none' {
   const meta = { root: scan.root, modulePath: scan.modulePath, context: opts.ctx, diagnostics: [...scan.diagnostics] };
   const { session, graph } = resolveScope(scan.packages, factsByPath, meta, () => {}, true);
   keepSession(memo, dir, state.inputs.key, session!);
-  primeEncoders(graph);
+  const packedStrings = primeEncoders(graph);
   takeDeltaBase(join(dir, STORE_FILE), graph, state.inputs.key, storeOnDisk(dir));
+  packWritten(join(dir, GRAPH_FILE), graph, state.graph, packedStrings, packOnDisk(join(dir, GRAPH_FILE), state));
   if (spareReuse()) makeSpares(dir);
   return 'made';
 }
@@ -287,12 +304,13 @@ function makeSpares(dir: string): void {
 /**
  * The encoders of the graph file and the query store primed with a graph, as a build that writes it
  * leaves them (see packGraph's keep): the first edit after a warm start then encodes only what it
- * changed, as later ones do. Writes nothing.
+ * changed, as later ones do. Writes nothing; gives the packed graph's strings (see packWritten).
  */
-function primeEncoders(graph: Graph): void {
+function primeEncoders(graph: Graph): readonly string[] {
   const packed = packGraph(graph, { keep: true, recycle: true });
   encodePacked(packed, { keep: true, recycle: true });
   encodeStoreParts(graph, '', packed, { keep: true, recycle: true });
+  return packed.strings;
 }
 
 /** The stamp of a tree: the hash of every file's content hash, in the scope's order (see IndexState.stamp). */
@@ -414,7 +432,7 @@ function build(opts: IndexOptions, useSnapshot: boolean): IndexResult {
       lap('load');
       const result = lazyResult(bytes, { timings, files: counts, fromCache: true, cutOff: 'facts' }, state.summary);
       const manifest = manifestNow();
-      writePack(stateFile, { stamp, graph: state.graph, moves: state.moves, inputs, summary: result.summary } satisfies IndexState, opts.memo);
+      writePack(stateFile, { stamp, graph: state.graph, moves: state.moves, delta: state.delta, inputs, summary: result.summary } satisfies IndexState, opts.memo);
       // The store's graph is unchanged too: only the manifest file beside it is written.
       storeFor(dir, inputs.key, stamp, manifest, () => result.graph);
       keep();
@@ -437,7 +455,7 @@ function build(opts: IndexOptions, useSnapshot: boolean): IndexResult {
       // past MOVES_KEPT_MAX_LINES: then both are written with the lines moved.
       const kept = movedLineCount(moved.moves) <= limit;
       if (kept) {
-        writePack(stateFile, { stamp, graph: state.graph, moves: moved.moves, inputs, summary: result.summary } satisfies IndexState, opts.memo);
+        writePack(stateFile, { stamp, graph: state.graph, moves: moved.moves, delta: state.delta, inputs, summary: result.summary } satisfies IndexState, opts.memo);
       } else {
         writeGraphFile(join(dir, GRAPH_FILE), graphLabel(stamp), moved.parts ?? movedParts(storedGraph(dir, state), moved.moves));
         writePack(stateFile, { stamp, graph: graphLabel(stamp), inputs, summary: result.summary } satisfies IndexState, opts.memo);
@@ -457,7 +475,7 @@ function build(opts: IndexOptions, useSnapshot: boolean): IndexResult {
     if (update && 'graph' in update) {
       for (const [k, v] of Object.entries(update.timings)) timings[`resolve.${k}`] = v;
       keepSession(opts.memo!, dir, inputs.key, session!);
-      const summary = writeResolved(update.graph, { dir, stamp, inputs, manifest: manifestNow(), memo: opts.memo, lap });
+      const summary = writeResolved(update.graph, { dir, stamp, inputs, manifest: manifestNow(), memo: opts.memo, prior: state, lap });
       keep();
       lap('write.facts');
       keepSnapshot();
@@ -470,7 +488,7 @@ function build(opts: IndexOptions, useSnapshot: boolean): IndexResult {
   const { graph, session, parsed, parser, parseThreads, factsHashes } = rebuildGraph(contents, packages, packFile, opts, meta, lap, { early, known });
   const manifest = manifestNow();
   const inputs = inputsOf((path) => factsHashes.get(path));
-  const summary = writeResolved(graph, { dir, stamp, inputs, manifest, memo: opts.memo });
+  const summary = writeResolved(graph, { dir, stamp, inputs, manifest, memo: opts.memo, prior: state });
   if (session) keepSession(opts.memo!, dir, inputs.key, session);
   keepSnapshot();
   const owner = { of: JSON.stringify({ root: opts.root, ctx: opts.ctx, scope: opts.scope ?? 'default' }), stamp: toolStamp(), builtAt: Date.now() };
@@ -485,19 +503,28 @@ function build(opts: IndexOptions, useSnapshot: boolean): IndexResult {
  * leaves a state whose graph is not there, which the next build takes for no cache), the query store
  * and its manifest.
  */
-function writeResolved(graph: Graph, a: { dir: string; stamp: string; inputs: ResolveInputs; manifest: Manifest; memo?: PackMemo; lap?: (name: string) => void }): GraphSummary {
+function writeResolved(graph: Graph, a: { dir: string; stamp: string; inputs: ResolveInputs; manifest: Manifest; memo?: PackMemo; prior?: IndexState; lap?: (name: string) => void }): GraphSummary {
   // A process that keeps the resolution between builds (see keepsResolution) passes the same records
   // again: the encoders keep what they made for the next graph, and (as every part is written here and
   // dropped) make it in the memory of what they made the time before (see graph/scratch.ts).
   const keep = keepsResolution(a.memo);
-  const packed = packGraph(graph, { keep, recycle: keep });
-  const summary = summarize(packed);
+  let packed: PackedGraph | undefined;
+  const packedNow = () => (packed ??= packGraph(graph, { keep, recycle: keep }));
+  // Such a process writes the graph file whole only when what changed since it was written grows too
+  // large to keep in the state as a delta (see graph/pack-delta.ts).
+  const graphFile = join(a.dir, GRAPH_FILE);
+  const label = graphLabel(a.stamp);
+  const fileDelta = keep ? packDelta(graphFile, graph, packOnDisk(graphFile, a.prior)) : undefined;
+  const summary = fileDelta ? summarizeGraph(graph) : summarize(packedNow());
   a.lap?.('write.pack');
-  // Such a process also writes the two large files into their copies from the time before (see Reuse).
+  // It also writes the two large files into their copies from the time before (see Reuse).
   const reuse = keep ? spareReuse() : undefined;
-  writeGraphFile(join(a.dir, GRAPH_FILE), graphLabel(a.stamp), encodePacked(packed, { keep, recycle: keep }), reuse);
+  if (!fileDelta) {
+    writeGraphFile(graphFile, label, encodePacked(packedNow(), { keep, recycle: keep }), reuse);
+    if (keep) packWritten(graphFile, graph, label, packedNow().strings);
+  }
   a.lap?.('write.graph');
-  writePack(join(a.dir, STATE_FILE), { stamp: a.stamp, graph: graphLabel(a.stamp), inputs: a.inputs, summary } satisfies IndexState, a.memo);
+  writePack(join(a.dir, STATE_FILE), { stamp: a.stamp, graph: label, inputs: a.inputs, summary, ...(fileDelta && { delta: fileDelta }) } satisfies IndexState, a.memo);
   a.lap?.('write.state');
   // It writes the query store whole only when what changed since it was written grows too large to
   // keep beside it as a delta (see graph/delta.ts).
@@ -508,7 +535,7 @@ function writeResolved(graph: Graph, a: { dir: string; stamp: string; inputs: Re
     a.lap?.('write.store');
     writeFreshnessFile(a.dir, a.stamp, a.inputs.key, a.manifest, { base: disk!.base!, delta });
   } else {
-    writeStore(storeFile, graph, a.inputs.key, packed, keep, reuse);
+    writeStore(storeFile, graph, a.inputs.key, packedNow(), keep, reuse);
     if (reuse) makeSpares(a.dir);
     a.lap?.('write.store');
     writeFreshnessFile(a.dir, a.stamp, a.inputs.key, a.manifest);
@@ -583,18 +610,20 @@ function moveStore(dir: string, from: string, to: string, stamp: string, manifes
   const moved = stored.fresh?.moved;
   let moves: FileMove[] | undefined;
   try {
-    // A delta's lines are not moved here: the store is written anew.
-    moves = stored.graph === from && !moved?.delta ? composeMoves(stored.fresh ? storeMoves(stored.fresh) : [], shifts) : undefined;
+    moves = stored.graph === from ? composeMoves(stored.fresh ? storeMoves(stored.fresh) : [], shifts) : undefined;
   } catch {
     // Moves this code cannot read: the store is written anew.
   }
   if (moves) {
     const base = moved?.base ?? from;
     if (movedLineCount(moves) <= limit) {
-      writeFreshnessFile(dir, stamp, to, manifest, { base, moves: serializeMoves(moves) });
+      // A delta beside the store was written with the lines it had then: moved by this edit's shifts.
+      const delta = moved?.delta && moveDeltaLines(moved.delta, shifts);
+      writeFreshnessFile(dir, stamp, to, manifest, { base, moves: serializeMoves(moves), ...(delta && { delta }) });
       return;
     }
-    if (moveStoreFile(file, base, to, moves)) {
+    // The store is written whole when it has a delta beside it.
+    if (!moved?.delta && moveStoreFile(file, base, to, moves)) {
       writeFreshnessFile(dir, stamp, to, manifest);
       return;
     }

@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { DELTA_MAX_BYTES, forgetDeltaBase, readDelta, storeDelta } from '../../src/graph/delta.js';
+import { forgetPackDeltaBase } from '../../src/graph/pack-delta.js';
 import { bufferBytes, encodeStore, GraphStore } from '../../src/graph/index.js';
 import { buildIndex, warmIndex, type IndexOptions } from '../../src/index/build.js';
 import { PackMemo } from '../../src/index/cache.js';
@@ -63,7 +64,7 @@ describe('the query store delta', () => {
       assert.deepEqual(overlaid.path(fresh.id, e[5].callee), whole.path(fresh.id, e[5].callee));
     }
     assert.equal(storeDelta(file, two, 'k5', { base: 'k0', holds: 'k3', moves: false }), undefined, 'another store on disk than the one the deltas go with');
-    assert.equal(storeDelta(file, one, 'k6', { base: 'k5', holds: 'k5', moves: true }), undefined, 'moves beside the store');
+    assert.ok(storeDelta(file, one, 'k6', { base: 'k5', holds: 'k5', moves: true }), 'a delta over moves beside the store (it leaves them out)');
     forgetDeltaBase();
   });
 
@@ -91,23 +92,52 @@ describe('the query store delta', () => {
       assert.equal(store.get('k8s.io/kubernetes/pkg/kubelet.deltaAdded')?.name, k === 0 ? 'deltaAdded' : undefined);
       store.close();
     }
-    // Lines moved after a delta: the store is written whole, with the moves kept beside it or not.
-    writeFileSync(kubelet, original + '\nfunc deltaAdded() {}\n');
+    // Lines moved after a delta: kept beside the store, and the delta's own lines moved with them.
+    const added = original + '\nfunc deltaAdded() { deltaOther() }\n\nfunc deltaOther() {}\n';
+    writeFileSync(kubelet, added);
     buildIndex(loc);
     assert.ok(readFreshness(dir)?.moved?.delta, 'a delta again');
-    writeFileSync(kubelet, '// a line put first\n' + original + '\nfunc deltaAdded() {}\n');
-    const moved = buildIndex(loc);
-    assert.equal(moved.cutOff, 'positions');
-    assert.equal(readFreshness(dir)?.moved?.delta, undefined, 'no delta is left beside the store written whole');
-    assert.equal(openStore(loc)?.get('k8s.io/kubernetes/pkg/kubelet.deltaAdded')?.line, original.split('\n').length + 2);
-    // A new process that finds the graph stored takes the store as the base of its first delta.
-    forgetDeltaBase();
-    const next: IndexOptions = { ...loc, memo: new PackMemo() };
-    assert.equal(warmIndex(next), 'made');
+    const answersNow = (graph: Graph, what: string) => {
+      const store = openStore(loc);
+      assert.ok(store, `${what}: the store answers`);
+      const ids = graphIds(graph).filter((id) => /kubelet/.test(id));
+      assert.deepEqual(storeAnswers(store, ids), storeAnswers(new GraphStore(bufferBytes(encodeStore(graph, 'whole'))), ids), what);
+      store.close();
+    };
+    for (const [text, cutOff, what] of [['// a line put first\n' + added, 'positions', 'a line put first'], ['// a line put first\n' + added.replace('func deltaOther', '// Its doc.\nfunc deltaOther'), 'records', 'a doc added'], [added, 'records', 'both taken back']] as const) {
+      writeFileSync(kubelet, text);
+      const moved = buildIndex(loc);
+      assert.equal(moved.cutOff, cutOff, what);
+      assert.ok(readFreshness(dir)?.moved?.delta && readFreshness(dir)?.moved?.moves, `${what}: the delta and the moves beside the store`);
+      assert.ok(storeBytes().equals(first), `${what}: the store itself is not written`);
+      answersNow(moved.graph, what);
+    }
+    // The resolution takes the next edit (the files are back to the facts it made its graph from): a
+    // delta again, the moves left out.
+    writeFileSync(kubelet, original + '\nfunc deltaAdded() {}\n');
+    const after = buildIndex(loc);
+    assert.ok(after.incremental, 'resolved again in part');
+    assert.ok(readFreshness(dir)?.moved?.delta && !readFreshness(dir)?.moved?.moves, 'a delta, no moves');
+    answersNow(after.graph, 'after the moves');
+    // A new process that finds a delta beside the store writes the store whole at its first edit; one
+    // that finds the store alone takes it as the base of its first delta.
+    const newProcess = (): IndexOptions => {
+      forgetDeltaBase();
+      forgetPackDeltaBase();
+      const next: IndexOptions = { ...loc, memo: new PackMemo() };
+      assert.equal(warmIndex(next), 'made');
+      return next;
+    };
+    let next = newProcess();
     writeFileSync(kubelet, original);
     buildIndex(next);
-    assert.ok(readFreshness(dir)?.moved?.delta, 'the first edit after a warm start is a delta');
+    assert.equal(readFreshness(dir)?.moved, undefined, 'the store written whole');
     assert.equal(openStore(loc)?.get('k8s.io/kubernetes/pkg/kubelet.deltaAdded'), undefined);
+    next = newProcess();
+    writeFileSync(kubelet, original + '\nfunc deltaAdded() {}\n');
+    buildIndex(next);
+    assert.ok(readFreshness(dir)?.moved?.delta, 'the first edit after a warm start is a delta');
+    assert.equal(openStore(loc)?.get('k8s.io/kubernetes/pkg/kubelet.deltaAdded')?.name, 'deltaAdded');
     // A build that keeps no resolution writes the store whole, without the delta.
     forgetDeltaBase();
     writeFileSync(kubelet, original + '\n// a comment\n\nfunc deltaLast() {}\n');

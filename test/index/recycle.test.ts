@@ -10,6 +10,7 @@ import { join, resolve } from 'node:path';
 import { encodePacked, packGraph, unpackGraph } from '../../src/graph/pack.js';
 import { encodeStoreParts } from '../../src/graph/store.js';
 import { forgetDeltaBase } from '../../src/graph/delta.js';
+import { forgetPackDeltaBase } from '../../src/graph/pack-delta.js';
 import { buildIndex, type IndexOptions } from '../../src/index/build.js';
 import { PackMemo } from '../../src/index/cache.js';
 import { indexDir, STORE_FILE } from '../../src/index/stored.js';
@@ -110,8 +111,9 @@ describe('the encoders, recycling', () => {
     const kept: string[] = [];
     for (const [i, text] of texts.entries()) {
       writeFileSync(kubelet, text);
-      // The store is written whole, not as a delta beside the one before (see delta.test).
+      // The store and the graph file are written whole, not as deltas (see delta.test, pack-delta.test).
       forgetDeltaBase();
+      forgetPackDeltaBase();
       const built = buildIndex(loc);
       assert.ok(built.incremental, `edit ${i}: resolved again in part`);
       const copy = tempDir('ka-recycle-kept-');
