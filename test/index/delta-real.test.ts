@@ -16,7 +16,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { forgetDeltaBase } from '../../src/graph/delta.js';
 import { bufferBytes, encodeStore, GraphStore } from '../../src/graph/index.js';
 import { buildIndex, indexDir, openStore, type IndexOptions } from '../../src/index/build.js';
-import { PackMemo } from '../../src/index/cache.js';
+import { PackMemo, readPack } from '../../src/index/cache.js';
 import { readFreshness } from '../../src/index/stored.js';
 import { computeScope, defaultBuildContext, openTree } from '../../src/source/index.js';
 import { ownCopy, workingCopy } from '../../src/bench/working-copy.js';
@@ -66,6 +66,7 @@ describe('the query store delta on a Kubernetes tree', () => {
       buildIndex(loc);
       const pick = random(seed);
       let deltas = 0;
+      let moves = 0;
       const check = (graph: Graph, what: string, around: string) => {
         const mine = graph.symbols.filter((s) => s.file === around).map((s) => s.id);
         const near = graph.edges.filter((e) => e.file === around).flatMap((e) => [e.caller, e.callee]);
@@ -104,12 +105,15 @@ describe('the query store delta on a Kubernetes tree', () => {
           writeFileSync(file.abs, `// a line put first\n${edited}`);
           const moved = buildIndex(loc);
           assert.equal(moved.cutOff, 'positions', `${what}: a line put first`);
+          if (readPack<{ delta?: unknown; moves?: unknown[] }>(join(indexDir(loc), 'state.v8'))?.delta && readFreshness(indexDir(loc))?.moved?.delta) moves++;
           check(moved.graph, `${what}, a line put first`, file.path);
           writeFileSync(file.abs, edited);
           check(buildIndex(loc).graph, `${what}, taken back`, file.path);
         }
       }
+      t.diagnostic(`${deltas} edits kept as deltas, ${moves} line moves kept beside them`);
       assert.ok(deltas >= 3, `at least three edits kept as a delta (${deltas})`);
+      assert.ok(moves >= 2, `at least two line moves kept beside deltas (${moves})`);
     } finally {
       forgetDeltaBase();
       rmSync(root, { recursive: true, force: true });
