@@ -16,6 +16,7 @@
 import { serialize } from 'node:v8';
 import { EDGE_LINE, EDGE_W, layoutPacked, openPacked, restOf, rowMakers, runsOf, SYM_LINES, SYM_W, UNRES_LINE, UNRES_W, type PackedGraph } from './pack.js';
 import { asBytes, viewAs } from './sections.js';
+import { scratch } from './scratch.js';
 import type { Graph } from '../model/index.js';
 
 /** One table's records: `runs` pairs of (a row of the graph file's table, or -1 for the delta's next rows; how many). */
@@ -132,9 +133,11 @@ export function forgetPackDeltaBase(): void {
 
 /**
  * The bytes of a graph file holding the graph the delta stands for (as pieces to write or join), made
- * from the bytes of the graph file it applies to. Throws when they do not go together.
+ * from the bytes of the graph file it applies to. With `recycle`, its columns are made in memory kept
+ * for the next call (see scratch.ts): the caller is done with the pieces before it calls again. Throws
+ * when they do not go together.
  */
-export function packDeltaBytes(base: Buffer, d: PackDelta): Buffer[] {
+export function packDeltaBytes(base: Buffer, d: PackDelta, recycle = false): Buffer[] {
   const p = openPacked(base);
   const ends = viewAs(Uint32Array, p.section('stringEnds'));
   const byteEnds = viewAs(Uint32Array, p.section('stringBytes'));
@@ -146,10 +149,10 @@ export function packDeltaBytes(base: Buffer, d: PackDelta): Buffer[] {
     d.strings.forEach((s, i) => (out[from.length + i] = end += size(s)));
     return asBytes(out);
   };
-  const table = (from: Int32Array, t: TableDelta, width: number): Int32Array => {
+  const table = (from: Int32Array, t: TableDelta, width: number, slot: string): Int32Array => {
     let n = 0;
     for (let r = 1; r < t.runs.length; r += 2) n += t.runs[r];
-    const out = new Int32Array(n * width);
+    const out = scratch(Int32Array, slot, n * width, recycle);
     let at = 0;
     let mine = 0;
     for (let r = 0; r < t.runs.length; r += 2) {
@@ -166,9 +169,9 @@ export function packDeltaBytes(base: Buffer, d: PackDelta): Buffer[] {
     }
     return out;
   };
-  const edges = table(p.column('edges'), d.edges, EDGE_W);
-  const symbols = table(p.column('symbols'), d.symbols, SYM_W);
-  const unresolved = table(p.column('unresolved'), d.unresolved, UNRES_W);
+  const edges = table(p.column('edges'), d.edges, EDGE_W, 'delta.edges');
+  const symbols = table(p.column('symbols'), d.symbols, SYM_W, 'delta.symbols');
+  const unresolved = table(p.column('unresolved'), d.unresolved, UNRES_W, 'delta.unresolved');
   // The files table (what moving a file's lines looks up) with the delta's new file strings.
   const files = JSON.parse(p.section('files').toString('utf8')) as [string, number][];
   const seen = new Set<number>();

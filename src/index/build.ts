@@ -126,8 +126,16 @@ function graphLabel(stamp: string): string {
 /** The graph behind a state, still serialized: decoded on first use (see lazyResult); with `into`, read into its memory (see readGraphFile). */
 function storedGraph(dir: string, state: IndexState | undefined, into?: (size: number) => Buffer): Buffer | undefined {
   if (!state?.delta) return state ? readGraphFile(join(dir, GRAPH_FILE), state.graph, into) : undefined;
-  const bytes = readGraphFile(join(dir, GRAPH_FILE), state.delta.base);
-  return bytes && Buffer.concat(packDeltaBytes(bytes, state.delta));
+  // With `into` (memory the caller takes back each time), the file and the columns the delta lays
+  // out are read and made in memory of their own that is taken back too.
+  const bytes = readGraphFile(join(dir, GRAPH_FILE), state.delta.base, into && ((n) => Buffer.from(scratch(Uint8Array, 'graph.base', n, true).buffer, 0, n)));
+  if (!bytes) return undefined;
+  const parts = packDeltaBytes(bytes, state.delta, into !== undefined);
+  if (!into) return Buffer.concat(parts);
+  const out = into(parts.reduce((n, b) => n + b.length, 0));
+  let at = 0;
+  for (const b of parts) at += b.copy(out, at);
+  return out;
 }
 
 /** The graph file `file` as `state` says it is (see packDelta). */
