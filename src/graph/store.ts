@@ -901,62 +901,26 @@ export class GraphStore {
 
   /**
    * The same shortest path GraphView.path finds (breadth first, calls before references, likely
-   * targets first), walked over the integer arrays; only the edges of the answer become records.
+   * targets first), walked over the integer arrays; only the edges of the answer become records. With
+   * a delta, a caller of the delta goes by its list (see callees), and the IDs only the delta has are
+   * numbered past the store's nodes.
    */
   path(from: string, to: string, maxNodes = 500000): Edge[] | undefined {
-    if (this.delta) return this.pathWithDelta(from, to, maxNodes);
     const s = this.nodeOf(from);
     const t = this.nodeOf(to);
     if (s === undefined || t === undefined) return undefined;
-    const start = this.int32s('outStart');
-    const targets = this.int32s('outTargets');
-    const via = new Int32Array(this.header.nodes).fill(-1);
-    const seen = new Uint8Array(this.header.nodes);
-    seen[s] = 1;
-    let count = 1;
-    let frontier = [s];
-    while (frontier.length && count < maxNodes) {
-      const next: number[] = [];
-      for (const n of frontier) {
-        // Calls first, then references (~target), so a path prefers calls at equal length.
-        for (let pass = 0; pass < 2; pass++) {
-          for (let k = start[n]; k < start[n + 1]; k++) {
-            const x = targets[k];
-            if ((x < 0) !== (pass === 1)) continue;
-            const c = x < 0 ? ~x : x;
-            if (seen[c]) continue;
-            seen[c] = 1;
-            count++;
-            via[c] = k;
-            if (c === t) return this.unwind(s, t, via, start);
-            next.push(c);
-          }
-        }
-      }
-      frontier = next;
-    }
-    return undefined;
-  }
-
-  /**
-   * path's search with a delta: the same walk, but a caller of the delta goes by its list (see
-   * callees), and the IDs only the delta has are numbered past the store's nodes.
-   */
-  private pathWithDelta(from: string, to: string, maxNodes: number): Edge[] | undefined {
-    const d = this.delta!;
-    const s = this.nodeOf(from);
-    const t = this.nodeOf(to);
-    if (s === undefined || t === undefined) return undefined;
+    const d = this.delta;
     const mine = new Map<number, Edge[]>();
-    for (const caller of d.out.keys()) {
+    for (const caller of d?.out.keys() ?? []) {
       const n = this.nodeOf(caller);
       if (n !== undefined) mine.set(n, this.callees(caller));
     }
     const own = this.header.nodes;
     // Every number the delta's IDs can take is below this.
-    const size = own + d.out.size + d.byCallee.size + d.records.size;
+    const size = own + (d ? d.out.size + d.byCallee.size + d.records.size : 0);
     const start = this.int32s('outStart');
     const targets = this.int32s('outTargets');
+    // How each node was reached: from `parent`, by edge `via` of the store's or `viaEdge` of the delta's.
     const parent = new Int32Array(size);
     const via = new Int32Array(size);
     const viaEdge = new Map<number, Edge>();
@@ -966,6 +930,7 @@ export class GraphStore {
     let frontier = [s];
     const unwind = (): Edge[] => {
       const out: Edge[] = [];
+      // Only the answer's edges are read and named, not every edge of their callers.
       for (let c = t; c !== s; c = parent[c]) out.unshift(viaEdge.get(c) ?? this.edge(this.slice('outData', via[c] * W * 4, W * 4), 0, 'out', this.name(parent[c])));
       return out;
     };
@@ -973,6 +938,7 @@ export class GraphStore {
       const next: number[] = [];
       for (const n of frontier) {
         const list = mine.get(n);
+        // Calls first, then references (~target), so a path prefers calls at equal length.
         for (let pass = 0; pass < 2; pass++) {
           if (list) {
             for (const e of list) {
@@ -1005,20 +971,6 @@ export class GraphStore {
       frontier = next;
     }
     return undefined;
-  }
-
-  private unwind(s: number, t: number, via: Int32Array, start: Int32Array): Edge[] {
-    const out: Edge[] = [];
-    for (let c = t; c !== s;) {
-      const k = via[c];
-      // The caller is the node whose out-range holds edge k.
-      let lo = lastAtOrBefore(start, start.length - 2, k);
-      while (start[lo + 1] <= k) lo++;
-      // Only edge k itself is read and named, not every edge of its caller.
-      out.unshift(this.edge(this.slice('outData', k * W * 4, W * 4), 0, 'out', this.name(lo)));
-      c = lo;
-    }
-    return out;
   }
 
   /** The store's own list of `id`'s edges in direction `dir`. */
