@@ -130,7 +130,13 @@ function storedGraph(dir: string, state: IndexState | undefined, into?: (size: n
   // out are read and made in memory of their own that is taken back too.
   const bytes = readGraphFile(join(dir, GRAPH_FILE), state.delta.base, into && ((n) => Buffer.from(scratch(Uint8Array, 'graph.base', n, true).buffer, 0, n)));
   if (!bytes) return undefined;
-  const parts = packDeltaBytes(bytes, state.delta, into !== undefined);
+  let parts: Buffer[];
+  try {
+    parts = packDeltaBytes(bytes, state.delta, into !== undefined);
+  } catch {
+    // A delta that does not go with the file (or a damaged file): no stored graph, as for a file of another label.
+    return undefined;
+  }
   if (!into) return Buffer.concat(parts);
   const out = into(parts.reduce((n, b) => n + b.length, 0));
   let at = 0;

@@ -11,7 +11,7 @@ import { forgetPackDeltaBase, PACK_DELTA_MAX_ROWS, packDelta, packDeltaBytes, pa
 import { decodePacked, encodePacked, packGraph, unpackGraph } from '../../src/graph/pack.js';
 import { forgetDeltaBase } from '../../src/graph/delta.js';
 import { buildIndex, indexDir, warmIndex, type IndexOptions } from '../../src/index/build.js';
-import { PackMemo, readPack } from '../../src/index/cache.js';
+import { PackMemo, readPack, writePack } from '../../src/index/cache.js';
 import { defaultBuildContext } from '../../src/source/index.js';
 import type { Graph } from '../../src/model/index.js';
 import { tempDir } from '../helpers/temp.js';
@@ -113,6 +113,13 @@ describe('the graph file delta', () => {
     buildIndex(next);
     assert.ok(state()?.delta, 'a delta over the file it wrote');
     assert.deepEqual(normal(oneShot().graph), normal(fresh()));
+    // A delta that does not go with the graph file (another string table): the graph cannot be read,
+    // said with the file's name, and the next build resolves again.
+    const st = readPack<Record<string, unknown> & { delta: { baseStrings: number } }>(join(dir, 'state.v8'))!;
+    writePack(join(dir, 'state.v8'), { ...st, delta: { ...st.delta, baseStrings: st.delta.baseStrings + 1 } });
+    const damaged = oneShot();
+    assert.throws(() => damaged.graph, (err: Error) => err.message.includes('graph.bin') && /cannot be read.*run the command again/.test(err.message));
+    assert.deepEqual(normal(oneShot().graph), normal(fresh()), 'resolved again');
     forgetPackDeltaBase();
     forgetDeltaBase();
   });
