@@ -455,7 +455,7 @@ function build(opts: IndexOptions, useSnapshot: boolean): IndexResult {
       return result;
     }
     // The inputs as they would be if the changed files kept their old facts: the stored graph's, unless something else changed.
-    const prior = inputsOf((path) => oldFacts.get(path));
+    const prior = inputsWith(inputs, changed, (path) => oldFacts.get(path));
     const limit = opts.keepMovedLines ?? MOVES_KEPT_MAX_LINES;
     const moved = prior.key === state.inputs.key ? movedGraph({ state, dir, packFile, changed, early, sourceDiagnostics, limit, recycle: keepsResolution(opts.memo) }) : undefined;
     lap('load');
@@ -767,9 +767,42 @@ function resolveInputs(root: string, modulePath: string, ctx: BuildContext, diag
     modulePath,
     ctx,
     diagnostics,
-    packages: packages.map((p) => [p.importPath, p.files.map((f) => [f.path, f.active, f.constraint ?? null, facts.get(f.path) || null])]),
+    packages: packages.map((p) => [p.importPath, p.files.map((f) => describedFile(f, facts.get(f.path)))]),
   };
-  return { key: textHash(JSON.stringify(described)), files };
+  const text = JSON.stringify(described);
+  const inputs = { key: textHash(text), files };
+  describedAs.set(inputs, text);
+  return inputs;
+}
+
+/** The text resolveInputs hashed for each of its answers (see inputsWith). */
+const describedAs = new WeakMap<ResolveInputs, string>();
+
+/** A file as resolveInputs describes it: path, whether it is in the build, its constraint, its facts' hash. */
+function describedFile(f: SourcePackage['files'][number], facts: string | undefined): [string, boolean, string | null, string | null] {
+  return [f.path, f.active, f.constraint ?? null, facts || null];
+}
+
+/**
+ * resolveInputs as it would be with the changed files' facts `was` instead (undefined: none), made
+ * from `inputs` (resolveInputs' answer) by replacing those files' entries in its text, not by
+ * describing every file again.
+ */
+function inputsWith(inputs: ResolveInputs, changed: FileContent[], was: (path: string) => string | undefined): ResolveInputs {
+  const at = new Map(changed.map((c) => [c.path, c]));
+  let text = describedAs.get(inputs);
+  if (text === undefined) throw new Error('inputsWith: inputs not made by resolveInputs');
+  for (const c of changed) {
+    const f = c.pkg.files.find((x) => x.path === c.path);
+    const now = inputs.files.find((e) => e[0] === c.path);
+    if (!f || !now) throw new Error(`inputsWith: ${c.path} is not in the scope`);
+    const from = JSON.stringify(describedFile(f, now[2]));
+    // Searched for among the packages (after the diagnostics, whose texts could hold anything).
+    const i = text.indexOf(from, text.lastIndexOf('"packages":['));
+    if (i < 0) throw new Error(`inputsWith: ${c.path} is not described`);
+    text = text.slice(0, i) + JSON.stringify(describedFile(f, was(c.path))) + text.slice(i + from.length);
+  }
+  return { key: textHash(text), files: inputs.files.map((e) => (at.has(e[0]) ? [e[0], e[1], was(e[0]) ?? ''] : e)) };
 }
 
 interface FileContent {
