@@ -1,8 +1,8 @@
 /**
  * The query store's delta: what a process that writes the store after each edit (the watch) writes
  * instead of the whole store, while what changed since the store was written stays small. Writing the
- * store took 100-125 ms per edit on v1.28's default scope (encoding 57 MB, then writing it); an edit
- * of one function changes the edges of a few callers and the records of one file.
+ * store took 104-454 ms per edit on v1.28's default scope in one watch (encoding 57 MB, then writing
+ * it); an edit of one function changes the edges of a few callers and the records of one file.
  *
  * The delta says, against the store it goes with (its base):
  * - for each caller whose edges changed since the base, all its edges now, in the graph's order;

@@ -1,8 +1,8 @@
 /**
  * The graph file's delta: what a process that writes the graph after each edit (the watch) keeps in
- * the index state instead of writing the graph file, while it is small. Packing and writing the graph
- * file took 80-90 ms per edit on v1.28's default scope (27 MB); an edit changes a few hundred of its
- * 290,000 records.
+ * the index state instead of writing the graph file, while it is small. Packing the graph took 52-85
+ * ms per edit on v1.28's default scope and writing the file (27 MB) 25-108 ms, in one watch; an edit
+ * changes a few hundred of its 290,000 records.
  *
  * For each table (edges, symbols, unresolved sites), the delta holds the graph's records as runs of
  * the graph file's rows and rows of its own, made as packGraph makes them, in the file's string
