@@ -724,7 +724,7 @@ export class GraphStore {
     if (dir) this.section(`${dir}Data`);
   }
 
-  /** Every node name: symbols first (in store order), then call targets that are not symbols. */
+  /** Every node name of the store itself: symbols first (in store order), then call targets that are not symbols (a delta's are not among them). */
   nodeNames(): string[] {
     return (this.names ??= this.header.nodes ? this.section('names').toString('utf8').split('\n') : []);
   }
