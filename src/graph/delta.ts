@@ -71,13 +71,14 @@ export function readDelta(bytes: Buffer): Overlay {
 export interface StoreOnDisk {
   /** The label of the store file's own graph (its base). */
   base?: string;
-  /** The label of the graph the store holds with what its manifest adds (a delta, moves). */
+  /** The label of the graph the store holds with what its manifest adds (a delta, moves): a warm start's base must hold its graph alone. */
   holds?: string;
   /**
    * Whether the manifest has line moves for it. A delta written after them leaves them out: it is made
-   * from the graph the process holds, which is the one they led to (the process's resolution takes an
-   * edit only when the files' facts are those it made its graph from), and the store's records that
-   * the delta does not replace are the ones that graph has, at the lines it has them.
+   * from the graph the process holds, which is the one they led to (the process's resolution takes
+   * an edit with the facts of every file whose lines they moved: see sessionBehind in
+   * index/build.ts), and the store's records that the delta does not replace are the ones that graph
+   * has, at the lines it has them.
    */
   moves: boolean;
 }
@@ -87,7 +88,6 @@ interface Kept {
   file: string;
   base: string;
   last: Graph;
-  lastKey: string;
   callers: Set<string>;
   into: Set<string>;
   records: Set<string>;
@@ -104,22 +104,22 @@ export const DELTA_MAX_BYTES = 1 << 20;
 /**
  * For a process that writes the query store `file` again and again: graph `g` (labelled `key`) as a
  * delta over the store on disk, or undefined when the store is to be written whole. The delta is
- * written only when the store on disk is the one this process wrote last with the deltas it has
- * given since, and it is smaller than DELTA_MAX_BYTES. When undefined is returned, the caller writes
- * `g` whole, and it is the base of the next deltas. `whole` forces that.
+ * made only when the store file on disk is the one this process wrote last (its base), from the
+ * graphs this process was given since: what else is beside the store (the moves of edits that only
+ * moved lines) is left out (see StoreOnDisk.moves). It is kept under DELTA_MAX_BYTES. When undefined
+ * is returned, the caller writes `g` whole, and it is the base of the next deltas. `whole` forces that.
  */
 export function storeDelta(file: string, g: Graph, key: string, disk: StoreOnDisk, whole = false): Buffer | undefined {
   const k = kept;
-  if (!whole && k && k.file === file && disk.base === k.base && disk.holds === k.lastKey) {
+  if (!whole && k && k.file === file && disk.base === k.base) {
     noteChanges(k, g);
     const bytes = serialize(deltaOf(k, g));
     if (bytes.length <= DELTA_MAX_BYTES) {
       k.last = g;
-      k.lastKey = key;
       return bytes;
     }
   }
-  kept = { file, base: key, last: g, lastKey: key, callers: new Set(), into: new Set(), records: new Set() };
+  kept = { file, base: key, last: g, callers: new Set(), into: new Set(), records: new Set() };
   return undefined;
 }
 
@@ -129,7 +129,7 @@ export function storeDelta(file: string, g: Graph, key: string, disk: StoreOnDis
  * (see warmIndex), so that its first edit is written as a delta too.
  */
 export function takeDeltaBase(file: string, g: Graph, key: string, disk: StoreOnDisk): void {
-  kept = disk.base === key && disk.holds === key && !disk.moves ? { file, base: key, last: g, lastKey: key, callers: new Set(), into: new Set(), records: new Set() } : undefined;
+  kept = disk.base === key && disk.holds === key && !disk.moves ? { file, base: key, last: g, callers: new Set(), into: new Set(), records: new Set() } : undefined;
 }
 
 /**

@@ -276,7 +276,7 @@ export function warmIndex(opts: IndexOptions): 'made' | 'had' | 'none' {
   const dir = indexDir(opts);
   const state = readPack<IndexState>(join(dir, STATE_FILE), memo);
   if (!state) return 'none';
-  if (memo.get(sessionSlot(dir), state.inputs.key)) return 'had';
+  if ((memo.get(sessionSlot(dir), SESSION_ID) as KeptSession | undefined)?.inputs.key === state.inputs.key) return 'had';
   const previous = readPack<SourceSnapshot>(join(dir, SOURCE_FILE), memo);
   const scan = scanSource(opts.root, opts.ctx, opts.scope ?? 'default', { previous, statMany: nativeStatAll(), racyMs: opts.racyMs });
   const files = scan.packages.flatMap((p) => p.files);
@@ -301,7 +301,7 @@ export function warmIndex(opts: IndexOptions): 'made' | 'had' | 'none' {
   }
   const meta = { root: scan.root, modulePath: scan.modulePath, context: opts.ctx, diagnostics: [...scan.diagnostics] };
   const { session, graph } = resolveScope(scan.packages, factsByPath, meta, () => {}, true);
-  keepSession(memo, dir, state.inputs.key, session!);
+  keepSession(memo, dir, state.inputs, session!);
   const packedStrings = primeEncoders(graph);
   takeDeltaBase(join(dir, STORE_FILE), graph, state.inputs.key, storeOnDisk(dir));
   packWritten(join(dir, GRAPH_FILE), graph, state.graph, packedStrings, packOnDisk(join(dir, GRAPH_FILE), state));
@@ -483,12 +483,16 @@ function build(opts: IndexOptions, useSnapshot: boolean): IndexResult {
     // A process that builds again and again keeps the resolution that made the stored graph: it
     // resolves again only what the edit can change, when it takes the edit and nothing else changed
     // (the same packages and files, context and source diagnostics: see prior).
-    const session = takeSession(opts.memo, dir, state.inputs.key);
-    const update = session && prior.key === state.inputs.key && changed.every((c) => c.active) ? session.update(changed.map((c) => early!.get(c.path)!.facts), { root, modulePath, context: opts.ctx, diagnostics: sourceDiagnostics }) : undefined;
+    const kept = takeSession(opts.memo, dir);
+    // The files the kept resolution is behind on, besides the changed ones: edits it did not take
+    // (an early cut-off moved their lines), whose facts the pack has.
+    const behind = kept && prior.key === state.inputs.key ? sessionBehind(kept, prior, contents, changed, packFile) : undefined;
+    const session = behind && kept!.session;
+    const update = session && changed.every((c) => c.active) ? session.update([...changed.map((c) => early!.get(c.path)!.facts), ...behind!], { root, modulePath, context: opts.ctx, diagnostics: sourceDiagnostics }) : undefined;
     if (update) lap('resolve');
     if (update && 'graph' in update) {
       for (const [k, v] of Object.entries(update.timings)) timings[`resolve.${k}`] = v;
-      keepSession(opts.memo!, dir, inputs.key, session!);
+      keepSession(opts.memo!, dir, inputs, session!);
       const summary = writeResolved(update.graph, { dir, stamp, inputs, manifest: manifestNow(), memo: opts.memo, prior: state, lap });
       keep();
       lap('write.facts');
@@ -496,14 +500,14 @@ function build(opts: IndexOptions, useSnapshot: boolean): IndexResult {
       lap('write.snapshot');
       return { graph: update.graph, summary, timings, files: counts, fromCache: false, incremental: { redone: update.redone, functions: update.functions } };
     }
-    if (session) refused = update ? update.refused : prior.key !== state.inputs.key ? 'files, packages or the build context changed' : 'a file outside the build changed';
+    if (kept) refused = update ? update.refused : prior.key !== state.inputs.key ? 'files, packages or the build context changed' : !behind ? 'files it did not take before changed, and cannot be taken with this edit' : 'a file outside the build changed';
   }
   const meta = { root, modulePath, context: opts.ctx, diagnostics };
   const { graph, session, parsed, parser, parseThreads, factsHashes } = rebuildGraph(contents, packages, packFile, opts, meta, lap, { early, known });
   const manifest = manifestNow();
   const inputs = inputsOf((path) => factsHashes.get(path));
   const summary = writeResolved(graph, { dir, stamp, inputs, manifest, memo: opts.memo, prior: state });
-  if (session) keepSession(opts.memo!, dir, inputs.key, session);
+  if (session) keepSession(opts.memo!, dir, inputs, session);
   keepSnapshot();
   const owner = { of: JSON.stringify({ root: opts.root, ctx: opts.ctx, scope: opts.scope ?? 'default' }), stamp: toolStamp(), builtAt: Date.now() };
   writeOwner(dir, owner);
@@ -576,14 +580,50 @@ function sessionSlot(dir: string): string {
  * The resolution kept in `memo` for the index in `dir`, if it made graph `key` (the stored one); taken
  * out of the memo, as an update changes it: put back with keepSession once its graph is written.
  */
-function takeSession(memo: PackMemo | undefined, dir: string, key: string): ResolveSession | undefined {
-  const session = memo?.get(sessionSlot(dir), key) as ResolveSession | undefined;
+function takeSession(memo: PackMemo | undefined, dir: string): KeptSession | undefined {
+  const kept = memo?.get(sessionSlot(dir), SESSION_ID) as KeptSession | undefined;
   memo?.delete(sessionSlot(dir));
-  return session;
+  return kept;
 }
 
-function keepSession(memo: PackMemo, dir: string, key: string, session: ResolveSession): void {
-  memo.set(sessionSlot(dir), key, session);
+/** A kept resolution, with the inputs its graph was made from (see ResolveInputs). */
+interface KeptSession {
+  inputs: ResolveInputs;
+  session: ResolveSession;
+}
+
+const SESSION_ID = 'session';
+
+function keepSession(memo: PackMemo, dir: string, inputs: ResolveInputs, session: ResolveSession): void {
+  memo.set(sessionSlot(dir), SESSION_ID, { inputs: { key: inputs.key, files: inputs.files }, session } satisfies KeptSession);
+}
+
+/**
+ * The facts of the files whose facts the kept resolution did not take (besides `changed`): the
+ * facts of the state's inputs `prior` for them, read from the pack. Undefined when it cannot take
+ * them: the inputs, those files' facts aside, are not the ones its graph was made from (another file
+ * list, context or diagnostics), a file is not in the build or its facts are not in the pack, or there
+ * are more than CUTOFF_MAX_FILES.
+ */
+function sessionBehind(kept: KeptSession, prior: ResolveInputs, contents: FileContent[], changed: FileContent[], packFile: string): FileFacts[] | undefined {
+  if (kept.inputs.key === prior.key) return [];
+  const theirs = new Map(kept.inputs.files.map(([path, , facts]) => [path, facts]));
+  const behind = contents.filter((c, i) => prior.files[i]?.[0] === c.path && theirs.get(c.path) !== prior.files[i][2]);
+  if (behind.length === 0 || behind.length > CUTOFF_MAX_FILES || behind.some((c) => !c.active)) return undefined;
+  // The state's inputs with those files' facts as the resolution had them: its own inputs, when nothing else changed.
+  if (inputsWith(prior, behind, (path) => theirs.get(path) || undefined).key !== kept.inputs.key) return undefined;
+  const mine = new Set(changed.map((c) => c.path));
+  const todo = behind.filter((c) => !mine.has(c.path));
+  const keys = todo.map((c) => factsKey(c.path, c.hash, c.active));
+  const entries = readFactsEntries(packFile, keys);
+  const facts: FileFacts[] = [];
+  for (const k of keys) {
+    const packed = entries.get(k);
+    const f = packed && decodedOrNone(packed);
+    if (!f) return undefined;
+    facts.push(f);
+  }
+  return facts;
 }
 
 /** The query store of `graph` written, made from its packed form when the caller has it (see encodeStoreParts). */
@@ -802,7 +842,9 @@ function inputsWith(inputs: ResolveInputs, changed: FileContent[], was: (path: s
     if (i < 0) throw new Error(`inputsWith: ${c.path} is not described`);
     text = text.slice(0, i) + JSON.stringify(describedFile(f, was(c.path))) + text.slice(i + from.length);
   }
-  return { key: textHash(text), files: inputs.files.map((e) => (at.has(e[0]) ? [e[0], e[1], was(e[0]) ?? ''] : e)) };
+  const out: ResolveInputs = { key: textHash(text), files: inputs.files.map((e) => (at.has(e[0]) ? [e[0], e[1], was(e[0]) ?? ''] : e)) };
+  describedAs.set(out, text);
+  return out;
 }
 
 interface FileContent {

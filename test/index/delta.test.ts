@@ -10,6 +10,7 @@ import { join, resolve } from 'node:path';
 import { DELTA_MAX_BYTES, forgetDeltaBase, readDelta, storeDelta } from '../../src/graph/delta.js';
 import { forgetPackDeltaBase } from '../../src/graph/pack-delta.js';
 import { bufferBytes, encodeStore, GraphStore } from '../../src/graph/index.js';
+import { packGraph, unpackGraph } from '../../src/graph/pack.js';
 import { buildIndex, warmIndex, type IndexOptions } from '../../src/index/build.js';
 import { PackMemo } from '../../src/index/cache.js';
 import { openStore, readFreshness, indexDir } from '../../src/index/stored.js';
@@ -63,9 +64,50 @@ describe('the query store delta', () => {
       if (next !== g) assert.notDeepEqual(storeAnswers(new GraphStore(bufferBytes(base)), ids), storeAnswers(whole, ids), `${what}: the store alone answers otherwise`);
       assert.deepEqual(overlaid.path(fresh.id, e[5].callee), whole.path(fresh.id, e[5].callee));
     }
-    assert.equal(storeDelta(file, two, 'k5', { base: 'k0', holds: 'k3', moves: false }), undefined, 'another store on disk than the one the deltas go with');
+    assert.equal(storeDelta(file, two, 'k5', { base: 'k9', holds: 'k9', moves: false }), undefined, 'another store file on disk than the one the deltas go with');
     assert.ok(storeDelta(file, one, 'k6', { base: 'k5', holds: 'k5', moves: true }), 'a delta over moves beside the store (it leaves them out)');
     forgetDeltaBase();
+  });
+
+  it('follow an edit the kept resolution takes after edits that only moved lines, left in place', () => {
+    const root = tempDir('ka-delta-behind-');
+    cpSync(fixture, root, { recursive: true });
+    const loc: IndexOptions = { root, ctx: defaultBuildContext(), cacheDir: tempDir('ka-delta-behind-cache-'), workers: 0, memo: new PackMemo() };
+    forgetDeltaBase();
+    forgetPackDeltaBase();
+    buildIndex(loc);
+    const kubelet = join(root, 'pkg/kubelet/kubelet.go');
+    const pods = join(root, 'pkg/kubelet/kubelet_pods.go');
+    const k0 = readFileSync(kubelet, 'utf8');
+    const p0 = readFileSync(pods, 'utf8');
+    const fresh = (): Graph => buildIndex({ root, ctx: loc.ctx, cacheDir: tempDir('ka-delta-behind-ref-'), workers: 0 }).graph;
+    const same = (built: Graph, what: string) => {
+      const want = fresh();
+      assert.deepEqual(unpackGraph(packGraph(built)), unpackGraph(packGraph(want)), `${what}: the graph a fresh build makes`);
+      const store = openStore(loc);
+      assert.ok(store, `${what}: the store answers`);
+      const ids = graphIds(want).filter((id) => /kubelet/.test(id));
+      assert.deepEqual(storeAnswers(store, ids), storeAnswers(new GraphStore(bufferBytes(encodeStore(want, 'whole'))), ids), `${what}: the store`);
+      store.close();
+      assert.deepEqual(unpackGraph(packGraph(buildIndex({ root, ctx: loc.ctx, cacheDir: loc.cacheDir }).graph)), unpackGraph(packGraph(want)), `${what}: the graph a one-shot command reads`);
+    };
+    // Lines moved in two files and left so; then an edit of one of them that changes facts.
+    writeFileSync(kubelet, '// a line put first\n' + k0);
+    writeFileSync(pods, '// a line put first\n\n' + p0);
+    assert.equal(buildIndex(loc).cutOff, 'positions');
+    writeFileSync(kubelet, '// a line put first\n' + k0 + '\nfunc behindAdded() { behindOther() }\n\nfunc behindOther() {}\n');
+    const taken = buildIndex(loc);
+    assert.ok(taken.incremental, 'resolved again in part, the files whose lines moved taken with it');
+    same(taken.graph, 'a function added after lines moved');
+    // Lines moved again in the other file alone, then an edit of the first.
+    writeFileSync(pods, p0);
+    assert.equal(buildIndex(loc).cutOff, 'positions');
+    writeFileSync(kubelet, k0);
+    const back = buildIndex(loc);
+    assert.ok(back.incremental, 'resolved again in part again');
+    same(back.graph, 'both back');
+    forgetDeltaBase();
+    forgetPackDeltaBase();
   });
 
   it('is written by the watch while it is small, and read by one-shot queries', () => {
