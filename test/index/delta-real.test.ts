@@ -4,7 +4,8 @@
  * store read through its delta must answer as a store written whole for the same graph does, about the
  * edited file's symbols, their callers and callees, and a few callees with thousands of callers; and a
  * one-shot build must read the graph built, through the graph file's delta. Some edits are followed by
- * a line put first in the file, then taken back (moves kept beside the deltas). Needs a Kubernetes
+ * a line put first in the file, then taken back (moves kept beside the deltas), some by one left for
+ * the next edit to take; the graph after them all must be a full build's. Needs a Kubernetes
  * checkout in KUBELET_ATLAS_SOURCE (skipped without one); takes a few minutes.
  * KUBELET_ATLAS_SEED picks other edits.
  */
@@ -67,6 +68,8 @@ describe('the query store delta on a Kubernetes tree', () => {
       const pick = random(seed);
       let deltas = 0;
       let moves = 0;
+      let kept = 0;
+      let last: Graph | undefined;
       const check = (graph: Graph, what: string, around: string) => {
         const mine = graph.symbols.filter((s) => s.file === around).map((s) => s.id);
         const near = graph.edges.filter((e) => e.file === around).flatMap((e) => [e.caller, e.callee]);
@@ -99,6 +102,13 @@ describe('the query store delta on a Kubernetes tree', () => {
         const fresh = readFreshness(indexDir(loc));
         if (fresh?.moved?.delta) deltas++;
         check(built.graph, what, file.path);
+        last = built.graph;
+        // Lines moved in the edited file after it, left so: the next edit is taken with this file.
+        if (trial % 3 === 2) {
+          writeFileSync(file.abs, `// a line put first and left\n${lines.join('\n')}`);
+          last = buildIndex(loc).graph;
+          kept++;
+        }
         // Lines moved in the edited file after it, then taken back: kept beside the deltas.
         if (trial % 3 === 1) {
           const edited = lines.join('\n');
@@ -111,7 +121,11 @@ describe('the query store delta on a Kubernetes tree', () => {
           check(buildIndex(loc).graph, `${what}, taken back`, file.path);
         }
       }
-      t.diagnostic(`${deltas} edits kept as deltas, ${moves} line moves kept beside them`);
+      // After them all, the graph is the one a resolution from nothing makes.
+      assert.ok(last, 'an edit was built');
+      const whole = buildIndex({ root, ctx, cacheDir: tempDir('ka-delta-real-ref-'), fresh: true }).graph;
+      assert.ok(isDeepStrictEqual(unpackGraph(packGraph(last)), unpackGraph(packGraph(whole))), 'the graph after the edits differs from a full build\'s');
+      t.diagnostic(`${deltas} edits kept as deltas, ${moves} line moves kept beside them, ${kept} left for the next edit`);
       assert.ok(deltas >= 3, `at least three edits kept as a delta (${deltas})`);
       assert.ok(moves >= 2, `at least two line moves kept beside deltas (${moves})`);
     } finally {
