@@ -107,11 +107,11 @@ export const DELTA_MAX_BYTES = 1 << 20;
  * made only when the store file on disk is the one this process wrote last (its base), from the
  * graphs this process was given since: what else is beside the store (the moves of edits that only
  * moved lines) is left out (see StoreOnDisk.moves). It is kept under DELTA_MAX_BYTES. When undefined
- * is returned, the caller writes `g` whole, and it is the base of the next deltas. `whole` forces that.
+ * is returned, the caller writes `g` whole, and it is the base of the next deltas.
  */
-export function storeDelta(file: string, g: Graph, key: string, disk: StoreOnDisk, whole = false): Buffer | undefined {
+export function storeDelta(file: string, g: Graph, key: string, disk: StoreOnDisk): Buffer | undefined {
   const k = kept;
-  if (!whole && k && k.file === file && disk.base === k.base) {
+  if (k && k.file === file && disk.base === k.base) {
     noteChanges(k, g);
     const bytes = serialize(deltaOf(k, g));
     if (bytes.length <= DELTA_MAX_BYTES) {
