@@ -14,8 +14,8 @@
  * the runs. The same records as the graph written whole, its strings numbered otherwise.
  */
 import { serialize } from 'node:v8';
-import { EDGE_LINE, EDGE_W, layoutPacked, openPacked, restOf, rowMakers, runsOf, SYM_LINES, SYM_W, UNRES_LINE, UNRES_W, type PackedGraph } from './pack.js';
-import { asBytes, viewAs } from './sections.js';
+import { appendedStrings, EDGE_LINE, EDGE_W, layoutPacked, openPacked, restOf, rowMakers, runsOf, SYM_LINES, SYM_W, UNRES_LINE, UNRES_W, type PackedGraph } from './pack.js';
+import { asBytes } from './sections.js';
 import { scratch } from './scratch.js';
 import type { Graph } from '../model/index.js';
 
@@ -139,16 +139,8 @@ export function forgetPackDeltaBase(): void {
  */
 export function packDeltaBytes(base: Buffer, d: PackDelta, recycle = false): Buffer[] {
   const p = openPacked(base);
-  const ends = viewAs(Uint32Array, p.section('stringEnds'));
-  const byteEnds = viewAs(Uint32Array, p.section('stringBytes'));
-  if (ends.length !== d.baseStrings) throw new Error(`the graph delta is for a string table of ${d.baseStrings} strings, the graph file has ${ends.length}`);
-  const grown = (from: Uint32Array, size: (s: string) => number): Buffer => {
-    const out = new Uint32Array(from.length + d.strings.length);
-    out.set(from);
-    let end = from.length > 0 ? from[from.length - 1] : 0;
-    d.strings.forEach((s, i) => (out[from.length + i] = end += size(s)));
-    return asBytes(out);
-  };
+  const count = p.section('stringEnds').length / 4;
+  if (count !== d.baseStrings) throw new Error(`the graph delta is for a string table of ${d.baseStrings} strings, the graph file has ${count}`);
   const table = (from: Int32Array, t: TableDelta, width: number, slot: string): Int32Array => {
     let n = 0;
     for (let r = 1; r < t.runs.length; r += 2) n += t.runs[r];
@@ -184,10 +176,11 @@ export function packDeltaBytes(base: Buffer, d: PackDelta, recycle = false): Buf
       }
     }
   }
+  const strings = appendedStrings(p, d.strings);
   return layoutPacked([
-    ['stringText', [p.section('stringText'), Buffer.from(d.strings.join(''))]],
-    ['stringEnds', grown(ends, (s) => s.length)],
-    ['stringBytes', grown(byteEnds, (s) => Buffer.byteLength(s))],
+    ['stringText', strings.stringText],
+    ['stringEnds', strings.stringEnds],
+    ['stringBytes', strings.stringBytes],
     ['files', Buffer.from(JSON.stringify(files))],
     ['edges', asBytes(edges)],
     ['symbols', asBytes(symbols)],

@@ -539,6 +539,27 @@ export function packedStringsAt(p: ReturnType<typeof openPacked>): { count: numb
   return { count: ends.length, get: (i) => (i < 0 ? undefined : text.toString('utf8', i === 0 ? 0 : ends[i - 1], ends[i])) };
 }
 
+/**
+ * The string sections of an opened packed graph with `added` appended to its table (their ids from its
+ * count on): the text as pieces, and each end column grown by the added strings' ends, in UTF-16 units
+ * and in bytes.
+ */
+export function appendedStrings(p: ReturnType<typeof openPacked>, added: readonly string[]): { stringText: Buffer[]; stringEnds: Buffer; stringBytes: Buffer } {
+  const grown = (name: string, size: (s: string) => number): Buffer => {
+    const ends = viewAs(Uint32Array, p.section(name));
+    const more = new Uint32Array(ends.length + added.length);
+    more.set(ends);
+    let end = ends.length > 0 ? ends[ends.length - 1] : 0;
+    added.forEach((s, i) => (more[ends.length + i] = end += size(s)));
+    return asBytes(more);
+  };
+  return {
+    stringText: [p.section('stringText'), Buffer.from(added.join(''))],
+    stringEnds: grown('stringEnds', (s) => s.length),
+    stringBytes: grown('stringBytes', (s) => Buffer.byteLength(s)),
+  };
+}
+
 /** What encodePacked wrote; throws on bytes that are not a packed graph of this version. */
 export function decodePacked(bytes: Buffer): PackedGraph {
   const p = openPacked(bytes);

@@ -1,8 +1,8 @@
 /** A graph with one file's lines moved: what a file whose facts only moved (see positionShift) gives. */
 import type { ChannelOpRecord, Diagnostic, Graph, GoroutineRecord, SymbolRecord } from '../model/index.js';
 import { deserialize, serialize } from 'node:v8';
-import { EDGE_LINE, layoutPacked, openPacked, packedStringsAt, SYM_FIELDS, SYM_LINES, SYM_W, UNRES_LINE, type PackedGraph } from './pack.js';
-import { asBytes, viewAs } from './sections.js';
+import { appendedStrings, EDGE_LINE, layoutPacked, openPacked, packedStringsAt, SYM_FIELDS, SYM_LINES, SYM_W, UNRES_LINE, type PackedGraph } from './pack.js';
+import { asBytes } from './sections.js';
 import type { SymbolFields } from '../resolve/index.js';
 import { symbolName } from './lookup.js';
 
@@ -186,20 +186,7 @@ function refieldSymbols(p: ReturnType<typeof openPacked>, symbols: Int32Array, i
       symbols[o + SYM_FIELDS.fingerprint] = idOf(f.fingerprint, symbols[o + SYM_FIELDS.fingerprint]);
     }
   }
-  // Each end column grown by the added strings' ends, in UTF-16 units and in bytes.
-  const grown = (name: string, size: (s: string) => number): Buffer => {
-    const ends = viewAs(Uint32Array, p.section(name));
-    const more = new Uint32Array(ends.length + added.length);
-    more.set(ends);
-    let end = ends.length > 0 ? ends[ends.length - 1] : 0;
-    added.forEach((s, i) => (more[ends.length + i] = end += size(s)));
-    return asBytes(more);
-  };
-  return {
-    stringText: [p.section('stringText'), Buffer.from(added.join(''))],
-    stringEnds: grown('stringEnds', (s) => s.length),
-    stringBytes: grown('stringBytes', (s) => Buffer.byteLength(s)),
-  };
+  return appendedStrings(p, added);
 }
 
 /**
