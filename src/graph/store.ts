@@ -777,22 +777,28 @@ export class GraphStore {
 
   /** The unique symbol IDs (the active variant's record stands for each); with a delta, the store's first, then the delta's new ones. */
   symbolIds(): string[] {
-    const own = this.nodeNames().slice(0, this.header.symbols);
+    return this.throughDelta(this.nodeNames().slice(0, this.header.symbols));
+  }
+
+  /** IDs of the store's own symbols as a delta has them: without those it took out, then its new ones `wanted` takes. */
+  private throughDelta(own: string[], wanted: (id: string) => boolean = () => true): string[] {
     const d = this.delta;
     if (!d) return own;
     const ids = own.filter((id) => d.records.get(id) !== null);
-    for (const [id, rec] of d.records) if (rec !== null && !this.baseSymbol(id)) ids.push(id);
+    for (const id of this.newSymbols()) if (wanted(id)) ids.push(id);
     return ids;
+  }
+
+  /** The IDs a delta has records for that the store itself has none for. */
+  private newSymbols(): string[] {
+    const out: string[] = [];
+    for (const [id, rec] of this.delta?.records ?? []) if (rec !== null && !this.baseSymbol(id)) out.push(id);
+    return out;
   }
 
   /** Symbol IDs whose last element is `name`, from the stored name index. */
   withLastName(name: string): string[] {
-    const own = this.ownWithLastName(name);
-    const d = this.delta;
-    if (!d) return own;
-    const ids = own.filter((id) => d.records.get(id) !== null);
-    for (const [id, rec] of d.records) if (rec !== null && lastName(id) === name && !this.baseSymbol(id)) ids.push(id);
-    return ids;
+    return this.throughDelta(this.ownWithLastName(name), (id) => lastName(id) === name);
   }
 
   private ownWithLastName(name: string): string[] {
@@ -862,7 +868,7 @@ export class GraphStore {
         if (r) yield r;
       }
     }
-    for (const [id, rec] of d.records) if (rec !== null && !this.baseSymbol(id)) yield this.deltaRecord(id)!;
+    for (const id of this.newSymbols()) yield this.deltaRecord(id)!;
   }
 
   callees(id: string): Edge[] {
