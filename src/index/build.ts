@@ -128,7 +128,7 @@ function storedGraph(dir: string, state: IndexState | undefined, into?: (size: n
   if (!state?.delta) return state ? readGraphFile(join(dir, GRAPH_FILE), state.graph, into) : undefined;
   // With `into` (memory the caller takes back each time), the file and the columns the delta lays
   // out are read and made in memory of their own that is taken back too.
-  const bytes = readGraphFile(join(dir, GRAPH_FILE), state.delta.base, into && ((n) => Buffer.from(scratch(Uint8Array, 'graph.base', n, true).buffer, 0, n)));
+  const bytes = readGraphFile(join(dir, GRAPH_FILE), fileLabelOf(state), into && ((n) => Buffer.from(scratch(Uint8Array, 'graph.base', n, true).buffer, 0, n)));
   if (!bytes) return undefined;
   let parts: Buffer[];
   try {
@@ -144,9 +144,14 @@ function storedGraph(dir: string, state: IndexState | undefined, into?: (size: n
   return out;
 }
 
+/** The label of the graph file a state reads: its graph's, or the one its delta applies to. */
+function fileLabelOf(state: IndexState): string {
+  return state.delta?.base ?? state.graph;
+}
+
 /** The graph file `file` as `state` says it is (see packDelta). */
 function packOnDisk(file: string, state: IndexState | undefined): PackOnDisk {
-  const base = state && (state.delta?.base ?? state.graph);
+  const base = state && fileLabelOf(state);
   return { base: base !== undefined && graphFileLabelled(file, base) ? base : undefined, holds: state?.graph, moves: (state?.moves?.length ?? 0) > 0 };
 }
 
@@ -156,9 +161,9 @@ function packOnDisk(file: string, state: IndexState | undefined): PackOnDisk {
  */
 function storedGraphLater(dir: string, state: IndexState | undefined): (() => PackedGraph) | undefined {
   const file = join(dir, GRAPH_FILE);
-  if (!state || !graphFileLabelled(file, state.delta?.base ?? state.graph)) return undefined;
+  if (!state || !graphFileLabelled(file, fileLabelOf(state))) return undefined;
   return () => {
-    const stored = readGraphFile(file, state.delta?.base ?? state.graph);
+    const stored = readGraphFile(file, fileLabelOf(state));
     if (!stored) throw new Error(`${file} was replaced while this command ran (another build?); run it again`);
     try {
       const bytes = state.delta ? Buffer.concat(packDeltaBytes(stored, state.delta)) : stored;
@@ -276,7 +281,7 @@ export function warmIndex(opts: IndexOptions): 'made' | 'had' | 'none' {
   const dir = indexDir(opts);
   const state = readPack<IndexState>(join(dir, STATE_FILE), memo);
   if (!state) return 'none';
-  if ((memo.get(sessionSlot(dir), SESSION_ID) as KeptSession | undefined)?.inputs.key === state.inputs.key) return 'had';
+  if (keptSession(memo, dir)?.inputs.key === state.inputs.key) return 'had';
   const previous = readPack<SourceSnapshot>(join(dir, SOURCE_FILE), memo);
   const scan = scanSource(opts.root, opts.ctx, opts.scope ?? 'default', { previous, statMany: nativeStatAll(), racyMs: opts.racyMs });
   const files = scan.packages.flatMap((p) => p.files);
@@ -577,13 +582,19 @@ function sessionSlot(dir: string): string {
 }
 
 /**
- * The resolution kept in `memo` for the index in `dir`, if it made graph `key` (the stored one); taken
- * out of the memo, as an update changes it: put back with keepSession once its graph is written.
+ * The resolution kept in `memo` for the index in `dir`, with the inputs its graph was made from (the
+ * caller sees whether it can take the edit: see sessionBehind); taken out of the memo, as an update
+ * changes it: put back with keepSession once its graph is written.
  */
 function takeSession(memo: PackMemo | undefined, dir: string): KeptSession | undefined {
-  const kept = memo?.get(sessionSlot(dir), SESSION_ID) as KeptSession | undefined;
+  const kept = keptSession(memo, dir);
   memo?.delete(sessionSlot(dir));
   return kept;
+}
+
+/** The resolution kept in `memo` for the index in `dir`, left there. */
+function keptSession(memo: PackMemo | undefined, dir: string): KeptSession | undefined {
+  return memo?.get(sessionSlot(dir), SESSION_ID) as KeptSession | undefined;
 }
 
 /** A kept resolution, with the inputs its graph was made from (see ResolveInputs). */
