@@ -77,9 +77,9 @@ function extraJson(x: SymbolRecord): string | undefined {
 }
 
 /** Which columns of each table hold string ids, in the order packGraph interns them. */
-export const EDGE_STRINGS = [0, 1, 2, 3, 4, 6];
-export const SYM_STRINGS = [0, 1, 2, 3, 4, 7, 8, 9, 11, 12, 13];
-export const UNRES_STRINGS = [0, 1, 3, 4];
+const EDGE_STRINGS = [0, 1, 2, 3, 4, 6];
+const SYM_STRINGS = [0, 1, 2, 3, 4, 7, 8, 9, 11, 12, 13];
+const UNRES_STRINGS = [0, 1, 3, 4];
 
 /**
  * What the last packGraph kept for the next: its strings, numbered for good (ids only added), and each
