@@ -128,7 +128,7 @@ function watchRecord(b: WatchBuild): object {
   return {
     event: 'build', ms: Math.round(b.ms), sinceEvent: b.sinceEvent === undefined ? undefined : Math.round(b.sinceEvent), touched: b.touched, changed: b.changed,
     cutOff: r.cutOff, incremental: r.incremental, refused: r.refused, fromCache: r.fromCache, files: r.files, timings: r.timings, stats: r.summary.stats, unresolved: r.summary.unresolved,
-    errors: r.summary.diagnostics.filter((d) => d.severity === 'error').length, watching: b.watching,
+    errors: r.summary.diagnostics.filter((d) => d.severity === 'error').length, watching: b.watching, fromEvents: b.fromEvents,
   };
 }
 

@@ -24,7 +24,7 @@ import { readWhole, spareReuse } from './mapped.js';
 import { watchWith, type IndexWatch, type WatchOptions } from './watch.js';
 
 export { indexDir, openStore } from './stored.js';
-export { WATCH_DEBOUNCE_MS, WatchError, type IndexWatch, type WatchBuild, type WatchOptions } from './watch.js';
+export { WATCH_DEBOUNCE_MS, WATCH_VERIFY_MS, WatchError, type IndexWatch, type WatchBuild, type WatchOptions } from './watch.js';
 
 export interface IndexOptions {
   root: string;
@@ -42,6 +42,12 @@ export interface IndexOptions {
   keepMovedLines?: number;
   /** Decoded state and snapshot files kept from one build to the next, in a process that builds again and again (see PackMemo). */
   memo?: PackMemo;
+  /**
+   * The only paths (relative to the root) that can have changed since the source snapshot was taken,
+   * when the caller knows (a watch's events name them): the scan stats only these (see
+   * ScanOptions.only). A caller that passes them answers for the paths it does not name.
+   */
+  onlyChanged?: readonly string[];
 }
 
 export interface IndexResult {
@@ -353,7 +359,7 @@ function build(opts: IndexOptions, useSnapshot: boolean): IndexResult {
   const previous = useSnapshot && !opts.fresh ? readPack<SourceSnapshot>(sourceFile, opts.memo) : undefined;
   let scan: SourceScan;
   try {
-    scan = scanSource(opts.root, opts.ctx, opts.scope ?? 'default', { previous, statMany: nativeStatAll(), racyMs: opts.racyMs });
+    scan = scanSource(opts.root, opts.ctx, opts.scope ?? 'default', { previous, statMany: nativeStatAll(), racyMs: opts.racyMs, only: opts.onlyChanged });
   } catch (err) {
     // A snapshot this code cannot read (damaged, or of another shape) is no snapshot; errors of the tree itself come again.
     if (!previous || err instanceof SourceError) throw err;

@@ -4,10 +4,14 @@
  * shortly after a Go file (or go.mod) there changes. A build in a process that keeps running is about
  * half as dear as the same build in a fresh one: the code is compiled and the heap is grown already.
  *
- * The watch only says when to build; what changed is found by the build itself (every path's stat
- * against the last scan, see source/snapshot.ts), so an event that is missed or merged costs nothing
- * but the wait for the next one. The watched folders are read from the manifest the build writes
- * beside the query store, again after every build that resolved (only those can change the scope).
+ * What changed is found by the build itself: each path's stat against the last scan (see
+ * source/snapshot.ts). When every event since the last build named a file, the build stats only those
+ * files (on v1.28's default scope, 6 of 12,000 paths: about 15 ms less per edit), and takes every
+ * other path as the last scan found it. An event that is missed costs no more than a wait: a while
+ * after such a build (WATCH_VERIFY_MS, when no other event came) the watch builds again statting
+ * every path, which finds any change the events did not name, and prints nothing when there is none.
+ * The watched folders are read from the manifest the build writes beside the query store, again after
+ * every build that resolved (only those can change the scope).
  */
 import { watch, type FSWatcher } from 'node:fs';
 import { dirname, relative, sep } from 'node:path';
@@ -18,6 +22,8 @@ import type { IndexOptions, IndexResult } from './build.js';
 export interface WatchOptions extends IndexOptions {
   /** How long after the last event a build starts (default WATCH_DEBOUNCE_MS): an editor's save is often several events. */
   debounceMs?: number;
+  /** How long after a build that took the events' word (see fromEvents) the watch checks every path (default WATCH_VERIFY_MS). */
+  verifyMs?: number;
   /** Stops the watch: the watchers are closed and `closed` resolves. */
   signal?: AbortSignal;
   /** After each build, with what it did. */
@@ -43,6 +49,8 @@ export interface WatchBuild {
   changed: boolean;
   /** How many folders are watched after the build. */
   watching: number;
+  /** Whether the build was told that only the files the events named can have changed (a check of every path follows it; see the top of this file). */
+  fromEvents: boolean;
 }
 
 export interface IndexWatch {
@@ -53,6 +61,9 @@ export interface IndexWatch {
 
 /** The wait after the last event before a build, in ms. */
 export const WATCH_DEBOUNCE_MS = 20;
+
+/** The wait after a build that stat'd only the files the events named before a build that stats every path, in ms. */
+export const WATCH_VERIFY_MS = 300;
 
 /** A watch that cannot be set up at all (the first build is not one: it is passed to onError). */
 export class WatchError extends Error {}
@@ -77,12 +88,17 @@ function foldersOf(opts: IndexOptions, dir: string): Set<string> {
  */
 export function watchWith(build: (opts: IndexOptions) => IndexResult, dir: string, opts: WatchOptions, warm?: (opts: IndexOptions) => 'made' | 'had' | 'none'): IndexWatch {
   const debounce = opts.debounceMs ?? WATCH_DEBOUNCE_MS;
+  const verifyMs = opts.verifyMs ?? WATCH_VERIFY_MS;
   // Each build reads the state and the snapshot the one before wrote: kept decoded in between.
   const buildOpts: IndexOptions = { ...opts, memo: opts.memo ?? new PackMemo() };
   const watchers = new Map<string, FSWatcher>();
   const touched = new Set<string>();
   let firstEvent: number | undefined;
   let timer: NodeJS.Timeout | undefined;
+  /** The check of every path that follows a build which took the events' word. */
+  let verifier: NodeJS.Timeout | undefined;
+  /** An event since the last build named no file (a folder's, or an error): the next build stats every path. */
+  let unnamed = false;
   let stopped = false;
   let refresh = true;
   /** The last build failed: the next one that works is news even if it finds the index as it was. */
@@ -94,6 +110,7 @@ export function watchWith(build: (opts: IndexOptions) => IndexResult, dir: strin
     if (stopped) return;
     stopped = true;
     if (timer) clearTimeout(timer);
+    if (verifier) clearTimeout(verifier);
     for (const w of watchers.values()) w.close();
     watchers.clear();
     done();
@@ -102,12 +119,16 @@ export function watchWith(build: (opts: IndexOptions) => IndexResult, dir: strin
   const schedule = () => {
     if (stopped) return;
     if (timer) clearTimeout(timer);
+    // The build this schedules checks what the events named; if it takes their word, a check follows it.
+    if (verifier) clearTimeout(verifier);
+    verifier = undefined;
     timer = setTimeout(() => runBuild(), debounce);
   };
 
   const onEvent = (folder: string, name: string | null) => {
     if (!relevant(name)) return;
     firstEvent ??= performance.now();
+    if (name === null) unnamed = true;
     const rel = relative(opts.root, name === null ? folder : `${folder}${sep}${name}`);
     touched.add(rel === '' ? '.' : rel.split(sep).join('/'));
     schedule();
@@ -146,17 +167,22 @@ export function watchWith(build: (opts: IndexOptions) => IndexResult, dir: strin
   };
 
   /** One build and what follows it. The first build's error is thrown (the watch does not start); later ones go to onError. */
-  const runBuild = (first = false) => {
+  const runBuild = (first = false, verify = false) => {
     timer = undefined;
+    verifier = undefined;
     if (stopped) return;
     const names = [...touched].sort();
     const since = firstEvent;
+    // The events' word is taken when each named a file, the last build worked and no folder is to be
+    // watched anew (a folder watched since the last scan may have changed before its watch began).
+    const fromEvents = !first && !verify && !unnamed && !failing && !refresh && names.length > 0 && !names.includes('.');
     touched.clear();
     firstEvent = undefined;
+    unnamed = false;
     const t = performance.now();
     let result: IndexResult;
     try {
-      result = build(buildOpts);
+      result = build(fromEvents ? { ...buildOpts, onlyChanged: names.map((n) => n.split('/').join(sep)) } : buildOpts);
     } catch (err) {
       if (first) throw err;
       refresh = true;
@@ -179,7 +205,8 @@ export function watchWith(build: (opts: IndexOptions) => IndexResult, dir: strin
         return;
       }
     }
-    opts.onBuild({ result, ms: end - t, sinceEvent: since === undefined ? undefined : end - since, touched: names, changed, watching: watchers.size });
+    if (fromEvents) verifier = setTimeout(() => runBuild(false, true), verifyMs);
+    opts.onBuild({ result, ms: end - t, sinceEvent: since === undefined ? undefined : end - since, touched: names, changed, watching: watchers.size, fromEvents });
   };
 
   if (opts.signal?.aborted) close();

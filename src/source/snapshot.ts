@@ -101,6 +101,14 @@ export interface ScanOptions {
   statMany?: StatMany;
   /** The racy window (default RACY_MS); tests that write files and scan at once pass 0. */
   racyMs?: number;
+  /**
+   * The only paths (relative to the root, with the platform's separators) that can have changed since
+   * `previous` was taken, when the caller knows (a watch's events name them): only these are stat'd,
+   * and every other path is taken as `previous` recorded it, even one it recorded in a racy tick (a
+   * write after that would have been named). A path the previous scan did not record (a new file)
+   * makes the scan stat every path, as without the list.
+   */
+  only?: readonly string[];
 }
 
 export function scanSource(root: string, ctx: BuildContext, scope: Scope, opts: ScanOptions = {}): SourceScan {
@@ -112,13 +120,15 @@ export function scanSource(root: string, ctx: BuildContext, scope: Scope, opts: 
   const strings = prev.strings.split('\0');
   const n = prev.scanPaths.length;
   const rels = strings.slice(0, n);
-  const now = statMany(abs, prev.strings.slice(0, rels.reduce((end, r) => end + r.length + 1, 0) - 1), n);
   const s = prev.stats;
+  const named = opts.only && statNamed(abs, rels, s, opts.only, statMany);
+  const now = named?.now ?? statMany(abs, prev.strings.slice(0, rels.reduce((end, r) => end + r.length + 1, 0) - 1), n);
   const racy = prev.scanStart - racyMs;
-  // 1 where the path's stat is the one recorded and was not taken in a racy tick.
+  // 1 where the path's stat is the one recorded and was not taken in a racy tick (or, when the caller
+  // named the paths that can have changed, where the path is not one of them).
   const trusted = new Uint8Array(rels.length);
   for (let i = 0, o = 0; i < rels.length; i++, o += 4) {
-    trusted[i] = Number(s[o] === now[o] && s[o + 1] === now[o + 1] && s[o + 2] === now[o + 2] && s[o + 3] === now[o + 3] && s[o + 1] < racy && s[o + 2] < racy);
+    trusted[i] = named && !named.at.has(i) ? 1 : Number(s[o] === now[o] && s[o + 1] === now[o + 1] && s[o + 2] === now[o + 2] && s[o + 3] === now[o + 3] && s[o + 1] < racy && s[o + 2] < racy);
   }
   const decoder = new Decoder(prev, strings);
   const fast = reuseTree(prev, decoder, rels, now, trusted, ctx, scanStart);
@@ -139,6 +149,26 @@ export function scanSource(root: string, ctx: BuildContext, scope: Scope, opts: 
     }
     : undefined;
   return walked(openTree(abs, ctx, cache), scope, ctx, 'headers', { prev, rels, strings, trusted });
+}
+
+/**
+ * The stats of the scan paths `rels` with only the paths `only` stat'd again: the others are the
+ * recorded ones (`stats`). Gives the scan indices of the paths stat'd too; undefined when one of them is
+ * not a scan path.
+ */
+function statNamed(root: string, rels: string[], stats: Float64Array, only: readonly string[], statMany: StatMany): { now: Float64Array; at: Set<number> } | undefined {
+  const at: number[] = [];
+  for (const p of only) {
+    const i = p === '' ? -1 : rels.indexOf(p);
+    if (i < 0) return undefined;
+    at.push(i);
+  }
+  const now = Float64Array.from(stats);
+  const fresh = at.length > 0 ? statMany(root, only.join('\0'), only.length) : [];
+  at.forEach((i, k) => {
+    for (let j = 0; j < 4; j++) now[4 * i + j] = fresh[4 * k + j];
+  });
+  return { now, at: new Set(at) };
 }
 
 /**

@@ -7,7 +7,8 @@ import assert from 'node:assert/strict';
 import { appendFileSync, cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { buildIndex, watchIndex, type IndexOptions, type WatchBuild } from '../../src/index/build.js';
+import { buildIndex, watchIndex, type IndexOptions, type IndexResult, type WatchBuild } from '../../src/index/build.js';
+import { indexDir } from '../../src/index/stored.js';
 import { watchWith } from '../../src/index/watch.js';
 import { PackMemo, readPack, writePack } from '../../src/index/cache.js';
 import { defaultBuildContext } from '../../src/source/index.js';
@@ -32,8 +33,8 @@ function normal(g: Graph): Graph {
 
 type Event = { build: WatchBuild } | { error: Error };
 
-/** A watch on `loc` whose builds and errors are queued, to be taken one at a time (`next`) with a time limit. */
-function watching(loc: IndexOptions) {
+/** A watch on `loc` (building with `build`, buildIndex by default) whose builds and errors are queued, to be taken one at a time (`next`) with a time limit. */
+function watching(loc: IndexOptions & { verifyMs?: number }, build?: (o: IndexOptions) => IndexResult) {
   const queue: Event[] = [];
   let wake: (() => void) | undefined;
   const push = (e: Event) => {
@@ -41,7 +42,8 @@ function watching(loc: IndexOptions) {
     wake?.();
   };
   const stop = new AbortController();
-  const w = watchIndex({ ...loc, signal: stop.signal, onBuild: (build) => push({ build }), onError: (error) => push({ error }) });
+  const opts = { ...loc, signal: stop.signal, onBuild: (build: WatchBuild) => push({ build }), onError: (error: Error) => push({ error }) };
+  const w = build ? watchWith(build, indexDir(loc), opts) : watchIndex(opts);
   const next = async (ms = 10_000): Promise<Event | undefined> => {
     const deadline = Date.now() + ms;
     while (queue.length === 0) {
@@ -184,6 +186,65 @@ describe('index --watch (watchIndex)', () => {
       const both = await nextChange();
       assert.deepEqual(both.touched, ['pkg/kubelet/kubelet.go', 'pkg/kubelet/kubelet_pods.go']);
       assert.equal(both.result.files.parsed, 2);
+    } finally {
+      stop.abort();
+      await w.closed;
+    }
+  });
+
+  it('stats only the files the events named, then every path a while later: a change no event named is found then', async () => {
+    const loc = tree();
+    const told: (readonly string[] | undefined)[] = [];
+    // The builds the watch asks for, with the paths it names; the event of kubelet_pods.go is lost, as if missed.
+    const build = (o: IndexOptions) => {
+      told.push(o.onlyChanged);
+      return buildIndex(o.onlyChanged ? { ...o, onlyChanged: o.onlyChanged.filter((p) => !p.endsWith('kubelet_pods.go')) } : o);
+    };
+    const { w, next, nextChange, stop } = watching({ ...loc, verifyMs: 300 }, build);
+    const has = (b: WatchBuild, name: string) => b.result.graph.symbols.some((s) => s.name === name);
+    try {
+      await next();
+      assert.ok(told.length === 1 && told[0] === undefined, 'the first build stats every path');
+      appendFileSync(join(loc.root, 'pkg/kubelet/kubelet.go'), '\nfunc namedHelper() {}\n');
+      appendFileSync(join(loc.root, 'pkg/kubelet/kubelet_pods.go'), '\nfunc unnamedHelper() {}\n');
+      const named = await nextChange();
+      assert.equal(named.fromEvents, true);
+      assert.ok(told.some((t) => t?.includes(join('pkg', 'kubelet', 'kubelet.go'))), 'told of kubelet.go');
+      assert.equal(named.result.files.parsed, 1, 'only the file named was seen to change');
+      assert.ok(has(named, 'namedHelper') && !has(named, 'unnamedHelper'));
+      let check = await nextChange();
+      while (!has(check, 'unnamedHelper')) check = await nextChange();
+      assert.equal(check.fromEvents, false, 'found by the check of every path');
+      assert.deepEqual(check.touched, []);
+      assert.equal(told[told.length - 1], undefined);
+      assert.deepEqual(normal(check.result.graph), normal(buildIndex({ ...loc, cacheDir: tempDir('ka-watch-cache-') }).graph));
+      assert.equal(await next(700), undefined, 'no build after the check until the next event');
+    } finally {
+      stop.abort();
+      await w.closed;
+    }
+  });
+
+  it('checks every path once after a run of edits: an event before the check puts it off', async () => {
+    const root = tempDir('ka-watch-fake-');
+    const told: (readonly string[] | undefined)[] = [];
+    const fake = (o: IndexOptions) => {
+      told.push(o.onlyChanged);
+      return { fromCache: false, files: { total: 1, parsed: 1, cached: 0 } } as never;
+    };
+    const { w, next, stop } = watching({ root, ctx: defaultBuildContext(), cacheDir: tempDir('ka-watch-cache-'), verifyMs: 1500 }, fake);
+    try {
+      await next();
+      writeFileSync(join(root, 'a.go'), 'package a\n');
+      assert.ok(await next());
+      writeFileSync(join(root, 'b.go'), 'package a\n');
+      assert.ok(await next());
+      const check = await next(5000);
+      assert.ok(check && 'build' in check && !check.build.fromEvents, 'the check');
+      assert.equal(await next(2000), undefined, 'one check');
+      // Each event's build is told of its file (a save can come as more than one event: repeats are merged here).
+      const runs = told.filter((t, i) => i === 0 || JSON.stringify(t) !== JSON.stringify(told[i - 1]));
+      assert.deepEqual(runs, [undefined, ['a.go'], ['b.go'], undefined]);
     } finally {
       stop.abort();
       await w.closed;

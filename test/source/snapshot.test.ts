@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { deserialize, serialize } from 'node:v8';
-import { defaultBuildContext, scanSource, type SourceScan, type SourceSnapshot } from '../../src/source/index.js';
+import { defaultBuildContext, scanSource, statEach, type SourceScan, type SourceSnapshot, type StatMany } from '../../src/source/index.js';
 import { GO_MOD, goFile, link, makeTree, removeTree, writeFile } from './helpers.js';
 
 const ctx = defaultBuildContext({});
@@ -197,6 +197,58 @@ describe('source snapshot', () => {
     const after = scanSource(root, ctx, 'default', { previous: fresh, racyMs: window });
     const files = after.packages.flatMap((p) => p.files.map((f) => f.path));
     assert.deepEqual(files.filter((_, i) => after.knownHashes()[i] === undefined), ['pkg/kubelet/pods.go']);
+  });
+
+  it('told which paths alone can have changed, stats only those and takes the others as the snapshot has them', () => {
+    root = tree();
+    const snap = keep(rescan(root, undefined));
+    const counts: number[] = [];
+    const spy: StatMany = (r, rels, count) => {
+      counts.push(count);
+      return statEach(r, rels, count);
+    };
+    const named = (only: string[], racyMs = NO_WINDOW) => {
+      counts.length = 0;
+      return scanSource(root, ctx, 'default', { previous: snap, racyMs, statMany: spy, only: only.map((p) => p.split('/').join(path.sep)) });
+    };
+    const unknown = (scan: SourceScan) => {
+      const files = scan.packages.flatMap((p) => p.files.map((f) => f.path));
+      return files.filter((_, i) => scan.knownHashes()[i] === undefined);
+    };
+    // Every path stat'd when none is named (the racy window is off here: every path is trusted).
+    assert.equal(named([]).reused, 'tree');
+    assert.deepEqual(counts, []);
+    scanSource(root, ctx, 'default', { previous: snap, racyMs: NO_WINDOW, statMany: spy });
+    const all = counts[0];
+    assert.ok(all > 8, `${all} paths stat'd without names`);
+
+    writeFile(root, 'pkg/kubelet/pods.go', goFile('kubelet') + '\nfunc more() {}\n');
+    let scan = named(['pkg/kubelet/pods.go']);
+    assert.deepEqual(counts, [1], 'only the named path is stat\'d');
+    assert.equal(scan.reused, 'tree');
+    assert.deepEqual(unknown(scan), ['pkg/kubelet/pods.go']);
+    assert.deepEqual(decided(scan), decided(scanSource(root, ctx, 'default')));
+    // Paths the snapshot recorded within the racy window are taken on its word too, unless named.
+    assert.deepEqual(unknown(named(['pkg/kubelet/pods.go'], 60_000)), ['pkg/kubelet/pods.go']);
+    assert.equal(unknown(scanSource(root, ctx, 'default', { previous: snap, racyMs: 60_000 })).length, 4, 'without names, each is read again');
+
+    // A change the caller did not name is not seen: the caller answers for it (a watch checks every path later).
+    writeFile(root, 'pkg/kubelet/kubelet.go', goFile('kubelet', ['"k8s.io/kubernetes/pkg/util/flock"']) + '\n// unnamed\n');
+    assert.deepEqual(unknown(named(['pkg/kubelet/pods.go'])), ['pkg/kubelet/pods.go']);
+    assert.deepEqual(unknown(rescan(root, snap)), ['pkg/kubelet/kubelet.go', 'pkg/kubelet/pods.go'], 'a scan without names sees it');
+
+    // A named file that changed the scope: walked, as without names.
+    writeFile(root, 'pkg/kubelet/pods.go', goFile('kubelet', ['"k8s.io/kubernetes/pkg/util/other"']));
+    scan = named(['pkg/kubelet/pods.go']);
+    assert.equal(scan.reused, 'headers');
+    assert.ok(scan.packages.some((p) => p.importPath === 'k8s.io/kubernetes/pkg/util/other'));
+
+    // A named path the snapshot does not have (a new file): every path is stat'd.
+    writeFile(root, 'pkg/kubelet/added.go', goFile('kubelet', ['"k8s.io/kubernetes/pkg/proxy"']));
+    scan = named(['pkg/kubelet/added.go']);
+    assert.deepEqual(counts, [all]);
+    assert.deepEqual(decided(scan), decided(scanSource(root, ctx, 'default')));
+    assert.ok(scan.packages.some((p) => p.importPath === 'k8s.io/kubernetes/pkg/proxy'));
   });
 
   it('a snapshot of another root, context or scope is not used', () => {
