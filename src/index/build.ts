@@ -9,7 +9,7 @@ import type { BuildContext, Diagnostic, Graph } from '../model/index.js';
 import { scanSource, SourceError, statNow, type Scope, type SourceScan, type SourcePackage, type SourceSnapshot } from '../source/index.js';
 import { extractAll, factsShift, nativeParserInUse, newClock, unpackFacts, workersFor, type FileFacts, type ParseClock, type StringTable } from '../parse/index.js';
 import { buildProgram, factsDiagnostics, resolveProgram, ResolveSession, symbolFields, type PackageInput } from '../resolve/index.js';
-import { appendFactsEntries, contentHash, graphFileLabelled, textHash, factsHash, factsKey, factsPackWriter, readFactsEntries, readFactsPack, readGraphFile, readPack, writeGraphFile, writePack, type FactsPack, type PackMemo } from './cache.js';
+import { appendFactsEntries, contentHash, graphFileLabelled, textHash, factsHash, factsKey, factsPackWriter, readFactsEntries, readFactsPack, readGraphFile, readPack, writeGraphFile, writePack, type FactsPack, type LiveKeys, type PackMemo } from './cache.js';
 import { decodePacked, encodePacked, PACK_VERSION, packGraph, summarize, summarizeGraph, unpackGraph, type GraphSummary, type PackedGraph } from '../graph/pack.js';
 import { encodeStoreParts, moveStoreLinesParts } from '../graph/store.js';
 import { scratch } from '../graph/scratch.js';
@@ -435,20 +435,19 @@ function build(opts: IndexOptions, useSnapshot: boolean): IndexResult {
     }
   }
   const sourceDiagnostics = [...diagnostics];
-  const inputsOf = (factsOf: (path: string) => string | undefined): ResolveInputs => resolveInputs(root, modulePath, opts.ctx, sourceDiagnostics, packages, contents, factsOf);
+  const inputsOf = (factsOf: (c: FileContent, i: number) => string | undefined): ResolveInputs => resolveInputs(root, modulePath, opts.ctx, sourceDiagnostics, packages, contents, factsOf);
   // The early cut-off: parse only the changed files; if their facts are the ones the stored graph was
   // made from, that graph is the answer and nothing is resolved.
   let early: Map<string, Parsed> | undefined;
   // Why the kept resolution (a watch's) did not take this edit, if it did not.
   let refused: string | undefined;
-  const known = new Map(state?.inputs?.files.map(([path, content, facts]) => [`${path}\0${content}`, facts]));
-  const changed = state?.inputs ? contents.filter((c) => !known.has(`${c.path}\0${c.hash}`)) : undefined;
+  const known = state?.inputs ? factsKnown(state.inputs) : undefined;
+  const changed = known ? contents.filter((c, i) => known(c, i) === undefined) : undefined;
   if (state && changed && changed.length <= CUTOFF_MAX_FILES) {
     early = parseChanged(changed, opts);
     lap('parse');
     // Every file that is not among the changed ones has the bytes, so the facts, the state records for it.
-    const oldFacts = new Map(state.inputs.files.map(([path, , facts]) => [path, facts]));
-    const inputs = inputsOf((path) => early!.get(path)?.factsHash ?? oldFacts.get(path));
+    const inputs = inputsOf((c, i) => early!.get(c.path)?.factsHash ?? known!(c, i));
     const counts = { total: files.length, parsed: changed.length, cached: contents.length - changed.length, read };
     // The changed files' new facts join the pack (appended, not rewritten), so a later build finds them.
     const keep = () => appendFactsEntries(packFile, changed.map((c) => [keyOf(c), early!.get(c.path)!.packed]), liveKeys(contents));
@@ -466,7 +465,7 @@ function build(opts: IndexOptions, useSnapshot: boolean): IndexResult {
       return result;
     }
     // The inputs as they would be if the changed files kept their old facts: the stored graph's, unless something else changed.
-    const prior = inputsWith(inputs, changed, (path) => oldFacts.get(path));
+    const prior = inputsWith(inputs, changed, (path) => state.inputs.files.find((e) => e[0] === path)?.[2]);
     const limit = opts.keepMovedLines ?? MOVES_KEPT_MAX_LINES;
     const moved = prior.key === state.inputs.key ? movedGraph({ state, dir, packFile, changed, early, sourceDiagnostics, limit, recycle: keepsResolution(opts.memo) }) : undefined;
     lap('load');
@@ -516,7 +515,7 @@ function build(opts: IndexOptions, useSnapshot: boolean): IndexResult {
   const meta = { root, modulePath, context: opts.ctx, diagnostics };
   const { graph, session, parsed, parser, parseThreads, factsHashes } = rebuildGraph(contents, packages, packFile, opts, meta, lap, { early, known });
   const manifest = manifestNow();
-  const inputs = inputsOf((path) => factsHashes.get(path));
+  const inputs = inputsOf((c) => factsHashes.get(c.path));
   const summary = writeResolved(graph, { dir, stamp, inputs, manifest, memo: opts.memo, prior: state });
   if (session) keepSession(opts.memo!, dir, inputs, session);
   keepSnapshot();
@@ -715,8 +714,9 @@ function moveStore(dir: string, from: string, to: string, stamp: string, manifes
  */
 function movedGraph(a: { state: IndexState; dir: string; packFile: string; changed: FileContent[]; early: Map<string, Parsed>; sourceDiagnostics: Diagnostic[]; limit: number; recycle: boolean }): MovedGraph | undefined {
   const { state, changed, early } = a;
-  const old = new Map(state.inputs.files.map(([path, content]) => [path, content]));
-  if (changed.some((c) => !old.has(c.path))) return undefined;
+  // The content each changed file had (a few files: looked for one by one, with no map of them all).
+  const old = new Map(changed.map((c) => [c.path, state.inputs.files.find((e) => e[0] === c.path)?.[1]]));
+  if (changed.some((c) => old.get(c.path) === undefined)) return undefined;
   // A diagnostic of the source stage placed in a changed file would move here, and not in a rebuild.
   if (a.sourceDiagnostics.some((d) => d.line !== undefined && d.file !== undefined && early.has(d.file))) return undefined;
   const keys = changed.map((c) => factsKey(c.path, old.get(c.path)!, c.active));
@@ -816,9 +816,11 @@ function parseChanged(changed: FileContent[], opts: IndexOptions): Map<string, P
  * See ResolveInputs: everything resolution reads, each file's facts by their hash. `factsOf` is asked
  * for the files that were read; a file that could not be read has none.
  */
-function resolveInputs(root: string, modulePath: string, ctx: BuildContext, diagnostics: Diagnostic[], packages: SourcePackage[], contents: FileContent[], factsOf: (path: string) => string | undefined): ResolveInputs {
-  const files: ResolveInputs['files'] = contents.map((c) => [c.path, c.hash, factsOf(c.path) ?? '']);
-  const facts = new Map(files.map(([path, , hash]) => [path, hash]));
+function resolveInputs(root: string, modulePath: string, ctx: BuildContext, diagnostics: Diagnostic[], packages: SourcePackage[], contents: FileContent[], factsOf: (c: FileContent, i: number) => string | undefined): ResolveInputs {
+  const files: ResolveInputs['files'] = contents.map((c, i) => [c.path, c.hash, factsOf(c, i) ?? '']);
+  // The packages' files are the contents' in order, less the files that could not be read.
+  let k = 0;
+  const facts = { get: (path: string) => (files[k]?.[0] === path ? files[k++][2] : undefined) };
   const described = {
     root,
     modulePath,
@@ -900,10 +902,25 @@ function rebuildGraph(contents: FileContent[], packages: SourcePackage[], packFi
   return { ...resolveScope(packages, factsByPath, meta, lap, keepsResolution(opts.memo)), parsed, parser, parseThreads, factsHashes };
 }
 
-/** What a build already knows before the facts pack is read: files it parsed for the early cut-off, and facts hashes by `path\0content hash`. */
+/** What a build already knows before the facts pack is read: files it parsed for the early cut-off, and the state's facts hashes (see factsKnown). */
 interface Before {
   early?: Map<string, Parsed>;
-  known: Map<string, string>;
+  known?: (c: FileContent, i: number) => string | undefined;
+}
+
+/**
+ * The facts hash the state's inputs give the `i`-th file of the build, `c`, when its content is the one
+ * they were made from; undefined when they have no such file with that content. Looked up by place
+ * first (an edit leaves the list of files as it was), by path when the file there is another.
+ */
+function factsKnown(inputs: ResolveInputs): (c: FileContent, i: number) => string | undefined {
+  const files = inputs.files;
+  let byPath: Map<string, ResolveInputs['files'][number]> | undefined;
+  return (c, i) => {
+    let e: ResolveInputs['files'][number] | undefined = files[i];
+    if (e?.[0] !== c.path) e = (byPath ??= new Map(files.map((x) => [x[0], x]))).get(c.path);
+    return e && e[1] === c.hash ? e[2] : undefined;
+  };
 }
 
 type ResolveMeta = Parameters<typeof resolveProgram>[1];
@@ -913,9 +930,13 @@ function keyOf(c: FileContent): string {
   return factsKey(c.path, c.hash, c.active);
 }
 
-/** The pack keys the tree has now: entries under other keys may go when the pack is compacted. */
-function liveKeys(contents: readonly FileContent[]): Set<string> {
-  return new Set(contents.map(keyOf));
+/**
+ * The pack keys the tree has now (one per file): entries under other keys may go when the pack is
+ * compacted. The set is made only if the pack is (see appendFactsEntries).
+ */
+function liveKeys(contents: readonly FileContent[]): LiveKeys {
+  let keys: Set<string> | undefined;
+  return { size: contents.length, has: (k) => (keys ??= new Set(contents.map(keyOf))).has(k) };
 }
 
 /**
@@ -939,7 +960,7 @@ function parseFiles(contents: FileContent[], packFile: string, opts: IndexOption
   const missing: FileContent[] = [];
   // Entries of the pack that could not be decoded.
   let damaged = 0;
-  for (const c of contents) {
+  for (const [i, c] of contents.entries()) {
     const key = keyOf(c);
     const early = before.early?.get(c.path);
     const packed = early?.packed ?? old.get(key);
@@ -949,7 +970,7 @@ function parseFiles(contents: FileContent[], packFile: string, opts: IndexOption
     if (packed && facts) {
       kept.push([key, packed]);
       factsByPath.set(c.path, facts);
-      factsHashes.set(c.path, early?.factsHash ?? before.known.get(`${c.path}\0${c.hash}`) ?? factsHash(packed));
+      factsHashes.set(c.path, early?.factsHash ?? (before.known?.(c, i) || undefined) ?? factsHash(packed));
     } else {
       if (packed) damaged++;
       missing.push(c);

@@ -349,6 +349,12 @@ export function readFactsEntries(file: string, keys: string[]): Map<string, Uint
   return out;
 }
 
+/** The keys an index still uses, as appendFactsEntries reads them: how many, and whether one is. */
+export interface LiveKeys {
+  readonly size: number;
+  has(key: string): boolean;
+}
+
 /**
  * Adds entries to a pack without rewriting the ones it has: they go to the small pack beside it, which
  * is written whole (with the entries it had) and renamed into place; the large one is not touched.
@@ -358,7 +364,7 @@ export function readFactsEntries(file: string, keys: string[]): Map<string, Uint
  * entry, once the small pack would pass ADDED_MAX_BYTES, and when there is no readable pack at `file`
  * (then of the small pack's entries and the new ones).
  */
-export function appendFactsEntries(file: string, entries: [string, Uint8Array][], live?: ReadonlySet<string>): void {
+export function appendFactsEntries(file: string, entries: [string, Uint8Array][], live?: LiveKeys): void {
   const trailer = trailerOf(file);
   const have = new Set(trailer?.keys);
   const added = readOnePack(addedFile(file));
