@@ -26,7 +26,6 @@
 import type { ChannelOpRecord, Edge, GoroutineRecord, Graph, SymbolRecord, UnresolvedSite } from '../model/index.js';
 import type { FileFacts, FuncFacts } from '../parse/index.js';
 import { recordsShift } from '../parse/index.js';
-import { isDeepStrictEqual } from 'node:util';
 import type { FileInfo, FuncInfo, PackageInput, PkgInfo, Program } from './program.js';
 import { factsDiagnostics } from './program.js';
 import { CallResolver } from './calls.js';
@@ -344,7 +343,7 @@ export class ResolveSession {
         plan.added.push(key);
       } else if (!recordsShift(signature(was.funcs[before[0]]), signature(next.funcs[unit[0]]))) {
         return `the signature of ${key} changed`;
-      } else if (before.length === unit.length && before.every((i, k) => isDeepStrictEqual(was.funcs[i], next.funcs[unit[k]]))) {
+      } else if (before.length === unit.length && before.every((i, k) => sameFacts(was.funcs[i], next.funcs[unit[k]]))) {
         plan.same.push(key);
       } else if (recordsShift(relative(was.funcs, before), relative(next.funcs, unit))) {
         plan.moved.push(key);
@@ -631,6 +630,26 @@ function unitsOf(funcs: FuncFacts[]): Map<string, Unit> {
 }
 
 /** What of a function its callers and the rest of the program read: its signature. */
+/**
+ * Whether two functions' records are the same, compared as JSON texts: the extractor makes plain
+ * records of strings, integers, booleans and lists, each kind with its keys in one order, so equal
+ * texts are equal records (but for a field set to undefined against one left out, which nothing tells
+ * apart). The texts are kept with the records, and an edit compares a file's records with the ones
+ * the edit before made or kept: on v1.28's kubelet.go the comparison takes 3 ms, against 11 ms for
+ * isDeepStrictEqual.
+ */
+function sameFacts(was: FuncFacts, now: FuncFacts): boolean {
+  return textOf(was) === textOf(now);
+}
+
+const texts = new WeakMap<FuncFacts, string>();
+
+function textOf(f: FuncFacts): string {
+  let text = texts.get(f);
+  if (text === undefined) texts.set(f, (text = JSON.stringify(f)));
+  return text;
+}
+
 function signature(f: FuncFacts): unknown {
   return { kind: f.kind, name: f.name, recv: f.recv, tparams: f.tparams, params: f.params, results: f.results, variadic: f.variadic };
 }
