@@ -381,11 +381,14 @@ export class ResolveSession {
       if (names.length === 0) continue;
       const pkg = plan.file.pkg;
       const wanted = new Set(names.map((unit, i) => (i < plan.added.length ? plan.next.funcs[unit[0]] : plan.file.facts.funcs[unit[0]]).name));
+      const meets = (names: Set<string>) => [...wanted].some((w) => names.has(w));
       for (const file of this.importersOf(pkg.path)) {
         const infos = this.infos.get(file);
-        if (file.facts.values.some((v) => namesIn(v, wanted))) return `${file.facts.path}: a package value names ${[...wanted].join(', ')}`;
+        const names = namesOfFile(file.facts);
+        if (meets(names.values)) return `${file.facts.path}: a package value names ${[...wanted].join(', ')}`;
+        if (!meets(names.funcs)) continue;
         if (!infos) {
-          if (file.active && file.facts.funcs.some((f) => namesIn(f, wanted))) return `${file.facts.path}: names ${[...wanted].join(', ')}`;
+          if (file.active) return `${file.facts.path}: names ${[...wanted].join(', ')}`;
           continue;
         }
         file.facts.funcs.forEach((f, i) => {
@@ -660,6 +663,39 @@ function relative(funcs: FuncFacts[], unit: Unit): unknown {
 }
 
 /** Whether a record names one of `names` anywhere (an identifier or a selector: any `n` field). */
+/**
+ * The names (see namesIn) a file's package values and its functions hold, kept with its facts: an
+ * edit that adds or removes a function looks for its name in the files of its package and of their
+ * importers, which are mostly the ones the edit before looked in, with the same facts.
+ */
+function namesOfFile(facts: FileFacts): { values: Set<string>; funcs: Set<string> } {
+  let names = fileNames.get(facts);
+  if (!names) {
+    names = { values: new Set(), funcs: new Set() };
+    for (const v of facts.values) collectNames(v, names.values);
+    for (const f of facts.funcs) collectNames(f, names.funcs);
+    fileNames.set(facts, names);
+  }
+  return names;
+}
+
+const fileNames = new WeakMap<FileFacts, { values: Set<string>; funcs: Set<string> }>();
+
+/** Every name namesIn would find in `x`, added to `into`. */
+function collectNames(x: unknown, into: Set<string>): void {
+  if (typeof x !== 'object' || x === null) return;
+  if (Array.isArray(x)) {
+    for (const v of x) collectNames(v, into);
+    return;
+  }
+  const o = x as Record<string, unknown>;
+  if (typeof o.n === 'string') into.add(o.n);
+  for (const k in o) {
+    const v = o[k];
+    if (typeof v === 'object' && v !== null) collectNames(v, into);
+  }
+}
+
 function namesIn(x: unknown, names: Set<string>): boolean {
   if (typeof x !== 'object' || x === null) return false;
   if (Array.isArray(x)) return x.some((v) => namesIn(v, names));
