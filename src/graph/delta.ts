@@ -18,7 +18,7 @@
  * takes the records the edit left alone from the graph before it, see runsOf).
  */
 import { deserialize, serialize } from 'node:v8';
-import type { Edge, EdgeKind, EdgeMode, Graph, SymbolRecord } from '../model/index.js';
+import type { Edge, EdgeKind, EdgeMode, Graph, GraphChanges, SymbolRecord } from '../model/index.js';
 import { replacesRecord } from './lookup.js';
 import { runsOf } from './pack.js';
 import type { FileMove } from './remap.js';
@@ -102,17 +102,23 @@ let kept: Kept | undefined;
 export const DELTA_MAX_BYTES = 1 << 20;
 
 /**
- * For a process that writes the query store `file` again and again: graph `g` (labelled `key`) as a
+ * For a process that writes the query store `file` again and again: graph `g` (labelled `key`, with
+ * what its maker says may differ from the graph before, see GraphChanges) as a
  * delta over the store on disk, or undefined when the store is to be written whole. The delta is
  * made only when the store file on disk is the one this process wrote last (its base), from the
  * graphs this process was given since: what else is beside the store (the moves of edits that only
  * moved lines) is left out (see StoreOnDisk.moves). It is kept under DELTA_MAX_BYTES. When undefined
  * is returned, the caller writes `g` whole, and it is the base of the next deltas.
  */
-export function storeDelta(file: string, g: Graph, key: string, disk: StoreOnDisk): Buffer | undefined {
+export function storeDelta(file: string, g: Graph, key: string, disk: StoreOnDisk, changes?: GraphChanges): Buffer | undefined {
   const k = kept;
   if (k && k.file === file && disk.base === k.base) {
-    noteChanges(k, g);
+    // What its maker says may differ from the last graph, when it says so of that graph; else found by comparing the two.
+    if (changes?.since === k.last) {
+      for (const c of changes.callers) k.callers.add(c);
+      for (const c of changes.into) k.into.add(c);
+      for (const id of changes.records) k.records.add(id);
+    } else noteChanges(k, g);
     const bytes = serialize(deltaOf(k, g));
     if (bytes.length <= DELTA_MAX_BYTES) {
       k.last = g;

@@ -5,7 +5,7 @@
 import { readFileSync, rmSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
-import type { BuildContext, Diagnostic, Graph } from '../model/index.js';
+import type { BuildContext, Diagnostic, Graph, GraphChanges } from '../model/index.js';
 import { scanSource, SourceError, statNow, type Scope, type SourceScan, type SourcePackage, type SourceSnapshot } from '../source/index.js';
 import { extractAll, factsShift, nativeParserInUse, newClock, unpackFacts, workersFor, type FileFacts, type ParseClock, type StringTable } from '../parse/index.js';
 import { buildProgram, factsDiagnostics, resolveProgram, ResolveSession, symbolFields, type PackageInput } from '../resolve/index.js';
@@ -503,7 +503,7 @@ function build(opts: IndexOptions, useSnapshot: boolean): IndexResult {
     if (update && 'graph' in update) {
       for (const [k, v] of Object.entries(update.timings)) timings[`resolve.${k}`] = v;
       keepSession(opts.memo!, dir, inputs, session!);
-      const summary = writeResolved(update.graph, { dir, stamp, inputs, manifest: manifestNow(), memo: opts.memo, prior: state, lap });
+      const summary = writeResolved(update.graph, { dir, stamp, inputs, manifest: manifestNow(), memo: opts.memo, prior: state, lap, changes: update.changes });
       keep();
       lap('write.facts');
       keepSnapshot();
@@ -531,7 +531,7 @@ function build(opts: IndexOptions, useSnapshot: boolean): IndexResult {
  * leaves a state whose graph is not there, which the next build takes for no cache), the query store
  * and its manifest.
  */
-function writeResolved(graph: Graph, a: { dir: string; stamp: string; inputs: ResolveInputs; manifest: Manifest; memo?: PackMemo; prior?: IndexState; lap?: (name: string) => void }): GraphSummary {
+function writeResolved(graph: Graph, a: { dir: string; stamp: string; inputs: ResolveInputs; manifest: Manifest; memo?: PackMemo; prior?: IndexState; lap?: (name: string) => void; changes?: GraphChanges }): GraphSummary {
   // A process that keeps the resolution between builds (see keepsResolution) passes the same records
   // again: the encoders keep what they made for the next graph, and (as every part is written here and
   // dropped) make it in the memory of what they made the time before (see graph/scratch.ts).
@@ -558,7 +558,7 @@ function writeResolved(graph: Graph, a: { dir: string; stamp: string; inputs: Re
   // keep beside it as a delta (see graph/delta.ts).
   const storeFile = join(a.dir, STORE_FILE);
   const disk = keep ? storeOnDisk(a.dir) : undefined;
-  const delta = disk && storeDelta(storeFile, graph, a.inputs.key, disk);
+  const delta = disk && storeDelta(storeFile, graph, a.inputs.key, disk, a.changes);
   if (delta) {
     a.lap?.('write.store');
     writeFreshnessFile(a.dir, a.stamp, a.inputs.key, a.manifest, { base: disk!.base!, delta });

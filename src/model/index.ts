@@ -102,6 +102,19 @@ export interface GoroutineRecord {
   line: number;
 }
 
+/**
+ * What may differ between graph `since` and a graph made after it, as its maker knows (a kept
+ * resolution: see ResolveSession): the callers whose edges may have changed, the callees of edges that
+ * may have gone, and the IDs whose symbol records may have changed. Each set may hold more than what
+ * changed, never less; a writer that compares the two graphs itself finds no more.
+ */
+export interface GraphChanges {
+  since: Graph;
+  callers: ReadonlySet<string>;
+  into: ReadonlySet<string>;
+  records: ReadonlySet<string>;
+}
+
 export interface Graph {
   root: string;
   modulePath: string;

@@ -1,7 +1,6 @@
 /** The graph from a program's resolved edges: symbols, goroutines, channels and counts added. */
 import type { BuildContext, ChannelOpRecord, Diagnostic, Edge, Graph, GoroutineRecord, SymbolRecord, UnresolvedSite } from '../model/index.js';
-import type { FileInfo } from './program.js';
-import type { Program } from './program.js';
+import type { FileInfo, PkgInfo, Program } from './program.js';
 import type { CallResolver } from './calls.js';
 import { collectSymbols } from './symbols.js';
 import { collectChannels, collectGoroutines } from './concurrency.js';
@@ -14,19 +13,20 @@ export interface ResolveMeta {
 }
 
 /**
- * `kept`, when given, has the parts a session keeps: each file's symbol records (made when missing),
+ * `kept`, when given, has the parts a session keeps: each file's symbol records (made when missing)
+ * and each package's own record (the same object while it reads the same),
  * the goroutines the program starts, the edges counted by kind (in the order the edges first have
  * the kinds) and the channel records.
  */
-export function finishGraph(program: Program, resolver: CallResolver, edges: Edge[], unresolved: UnresolvedSite[], meta: ResolveMeta, kept?: { fileSymbols: (file: FileInfo) => SymbolRecord[]; goroutines: GoroutineRecord[]; kinds: Map<string, number>; channels: ChannelOpRecord[] }): Graph {
-  const symbols = collectSymbols(program, resolver.types, kept?.fileSymbols);
+export function finishGraph(program: Program, resolver: CallResolver, edges: Edge[], unresolved: UnresolvedSite[], meta: ResolveMeta, kept?: { fileSymbols: (file: FileInfo) => SymbolRecord[]; packageSymbol: (pkg: PkgInfo) => SymbolRecord; goroutines: GoroutineRecord[]; kinds: Map<string, number>; channels: ChannelOpRecord[] }): Graph {
+  const symbols = collectSymbols(program, resolver.types, kept?.fileSymbols, kept?.packageSymbol);
   const goroutines = kept ? kept.goroutines : collectGoroutines(program, resolver, edges);
   const channels = kept ? kept.channels : collectChannels(program, resolver, edges);
   const stats: Record<string, number> = {
     packages: program.packages.size,
     files: [...program.packages.values()].reduce((n, p) => n + p.files.length, 0),
     symbols: symbols.length,
-    functions: symbols.filter((s) => s.kind === 'func' || s.kind === 'method' || s.kind === 'closure').length,
+    functions: countOf(symbols, (s) => s.kind === 'func' || s.kind === 'method' || s.kind === 'closure'),
     edges: edges.length,
     unresolved: unresolved.length,
     goroutines: goroutines.length,
@@ -39,4 +39,10 @@ export function finishGraph(program: Program, resolver: CallResolver, edges: Edg
   if (resolver.queries.unsettled) stats['queries.unsettled'] = resolver.queries.unsettled;
   if (resolver.queries.cut) stats['queries.cut'] = resolver.queries.cut;
   return { root: meta.root, modulePath: meta.modulePath, context: meta.context, symbols, edges, unresolved, channels, goroutines, diagnostics: meta.diagnostics, stats };
+}
+
+function countOf<T>(items: readonly T[], ok: (x: T) => boolean): number {
+  let n = 0;
+  for (const x of items) if (ok(x)) n++;
+  return n;
 }

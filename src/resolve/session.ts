@@ -23,7 +23,7 @@
  * Any other edit is refused (the caller resolves from nothing), as is every edit after a guard of the
  * query engine fired (answers then depend on order).
  */
-import type { ChannelOpRecord, Edge, GoroutineRecord, Graph, SymbolRecord, UnresolvedSite } from '../model/index.js';
+import type { ChannelOpRecord, Edge, GoroutineRecord, Graph, GraphChanges, SymbolRecord, UnresolvedSite } from '../model/index.js';
 import type { FileFacts, FuncFacts } from '../parse/index.js';
 import { recordsShift } from '../parse/index.js';
 import type { FileInfo, FuncInfo, PackageInput, PkgInfo, Program } from './program.js';
@@ -31,12 +31,13 @@ import { factsDiagnostics } from './program.js';
 import { CallResolver } from './calls.js';
 import { Deps } from './deps.js';
 import { finishGraph, type ResolveMeta } from './finish.js';
-import { fileSymbols } from './symbols.js';
+import { fileSymbols, packageSymbol } from './symbols.js';
 import type { Rank } from './parts.js';
 import { collectChannels, goEdges, goroutinesOf } from './concurrency.js';
 
 /** What an update did: the graph and how much was resolved again, or why it was refused. */
-export type SessionUpdate = { graph: Graph; functions: number; redone: number; timings: Record<string, number> } | { refused: string };
+/** An update's graph, with what may differ from the graph before it (undefined when not known: see finish). */
+export type SessionUpdate = { graph: Graph; changes?: GraphChanges; functions: number; redone: number; timings: Record<string, number> } | { refused: string };
 
 interface Output {
   edges: Edge[];
@@ -59,6 +60,12 @@ interface Collected {
   goroutines: GoroutineRecord[];
   /** The functions that start goroutines. */
   starters: Set<FuncInfo>;
+  /**
+   * After an update, the callees of the last graph's edges that were dropped (those of functions
+   * resolved again or gone); undefined without a last graph, or when the last order was not walked to
+   * its end in step with this one.
+   */
+  dropped?: Set<string>;
 }
 
 /**
@@ -125,6 +132,12 @@ export class ResolveSession {
   private goroutines = new Map<FuncInfo, GoroutineRecord[]>();
   /** Each file's symbol records, made again when its facts are replaced. */
   private symbols = new Map<FileInfo, SymbolRecord[]>();
+  /** Each package's own symbol record, kept while it reads the same (see finish). */
+  private packageSymbols = new Map<PkgInfo, SymbolRecord>();
+  /** The records the last graph had of the files whose records are to be made again (see finish). */
+  private staleSymbols = new Map<FileInfo, SymbolRecord[]>();
+  /** The last graph made. */
+  private lastGraph?: Graph;
   /** The active files, by path. */
   private files = new Map<string, FileInfo>();
   /** Each active file's functions, in the order of its facts. */
@@ -163,7 +176,7 @@ export class ResolveSession {
     const order = session.order();
     for (const fn of order) session.resolveOne(fn);
     session.startsOf(order);
-    return { session, graph: session.finish(meta, order) };
+    return { session, graph: session.finish(meta, order).graph };
   }
 
   /**
@@ -220,19 +233,43 @@ export class ResolveSession {
 
   /**
    * The graph from the kept parts; `order` is the program's (see order), and `rank` each function's
-   * place in it when an update has it.
+   * place in it when an update has it. After an update, with what may differ from the graph before
+   * (see GraphChanges): the edges of the functions resolved again or gone, the records of the files
+   * whose records were made again and of the packages whose record changed.
    */
-  private finish(meta: ResolveMeta, order = this.order(), rank?: Rank, channelsChanged = true): Graph {
-    const { edges, unresolved, kinds, goroutines } = (this.last = this.collect(order, rank));
+  private finish(meta: ResolveMeta, order = this.order(), rank?: Rank, channelsChanged = true): { graph: Graph; changes?: GraphChanges } {
+    const { edges, unresolved, kinds, goroutines, dropped } = (this.last = this.collect(order, rank));
+    const callers = new Set([...this.touched].map((fn) => fn.id));
+    const records = new Set<string>();
     this.touched.clear();
     const channels = this.channelsNow(channelsChanged);
     const diagnostics = [...meta.diagnostics, ...factsDiagnostics(this.packageInputs)];
     const symbolsOf = (file: FileInfo) => {
       let list = this.symbols.get(file);
-      if (!list) this.symbols.set(file, (list = fileSymbols(file, this.resolver.types)));
+      if (!list) {
+        this.symbols.set(file, (list = fileSymbols(file, this.resolver.types)));
+        for (const r of [...(this.staleSymbols.get(file) ?? []), ...list]) records.add(r.id);
+        this.staleSymbols.delete(file);
+      }
       return list;
     };
-    return this.deps.none(() => finishGraph(this.program, this.resolver, edges, unresolved, { ...meta, diagnostics }, { fileSymbols: symbolsOf, goroutines, kinds, channels }));
+    // A package's record is the last one while it reads the same: the graph's writers copy what they
+    // made for the records they had before (see runsOf), and a record made again would be written again.
+    const packageOf = (pkg: PkgInfo) => {
+      const was = this.packageSymbols.get(pkg);
+      const now = packageSymbol(pkg);
+      if (was && was.name === now.name && was.file === now.file) return was;
+      this.packageSymbols.set(pkg, now);
+      records.add(now.id);
+      return now;
+    };
+    const graph = this.deps.none(() => finishGraph(this.program, this.resolver, edges, unresolved, { ...meta, diagnostics }, { fileSymbols: symbolsOf, packageSymbol: packageOf, goroutines, kinds, channels }));
+    const since = this.lastGraph;
+    this.lastGraph = graph;
+    // Every file's records made before this graph, but those made again for it (see apply).
+    const known = since && dropped && this.staleSymbols.size === 0;
+    this.staleSymbols.clear();
+    return { graph, changes: known ? { since, callers, into: dropped, records } : undefined };
   }
 
   /**
@@ -273,6 +310,11 @@ export class ResolveSession {
     const count = (list: Edge[], from: number, to: number, by: number) => {
       for (let k = from; k < to; k++) kinds.set(list[k].kind, (kinds.get(list[k].kind) ?? 0) + by);
     };
+    const dropped = new Set<string>();
+    const drop = (from: number, to: number) => {
+      count(last!.edges, from, to, -1);
+      for (let k = from; k < to; k++) dropped.add(last!.edges[k].callee);
+    };
     // The places in `order` of the functions resolved again.
     const again = new Uint8Array(order.length);
     if (last) {
@@ -289,7 +331,7 @@ export class ResolveSession {
       if (last) {
         // The last order's functions that are gone are passed over, their edges no longer counted.
         for (let gone = last.order[j]; j < last.order.length && gone !== fn && this.touched.has(gone) && !this.outputs.has(gone); gone = last.order[++j]) {
-          count(last.edges, last.edgeAt[j], last.edgeAt[j + 1], -1);
+          drop(last.edgeAt[j], last.edgeAt[j + 1]);
         }
         if (j < last.order.length && last.order[j] === fn) {
           const [from, to] = [last.edgeAt[j], last.edgeAt[j + 1]];
@@ -299,7 +341,7 @@ export class ResolveSession {
             for (let k = last.unresolvedAt[j - 1]; k < last.unresolvedAt[j]; k++) unresolved.push(last.unresolved[k]);
             continue;
           }
-          count(last.edges, from, to, -1);
+          drop(from, to);
         }
       }
       const out = this.outputs.get(fn);
@@ -318,7 +360,7 @@ export class ResolveSession {
     const starts = (fn: FuncInfo) => (this.goroutines.get(fn)?.length ?? 0) > 0 || last?.starters.has(fn) === true;
     const goroutines = last && ![...this.touched].some(starts) ? last.goroutines : [...this.program.funcs.values()].filter((fn) => fn.file.active).flatMap((fn) => this.goroutines.get(fn) ?? []);
     const starters = last && goroutines === last.goroutines ? last.starters : new Set([...this.goroutines].filter(([, list]) => list.length > 0).map(([fn]) => fn));
-    return { order, edges, unresolved, edgeAt, unresolvedAt, kinds: firstSeen(kinds, edges), goroutines, starters };
+    return { order, edges, unresolved, edgeAt, unresolvedAt, kinds: firstSeen(kinds, edges), goroutines, starters, dropped: last && j === last.order.length ? dropped : undefined };
   }
 
   /** What changes in one file, or why the change is not taken. Changes nothing. */
@@ -481,6 +523,7 @@ export class ResolveSession {
       for (const key of plan.moved) movedTops.add(nextInfos[plan.now.get(key)![0]]);
       for (const key of [...plan.changed, ...plan.moved, ...plan.added]) redoTops.add(nextInfos[plan.now.get(key)![0]]);
       file.facts = next;
+      this.staleSymbols.set(file, this.symbols.get(file) ?? []);
       this.symbols.delete(file);
       this.inputs.get(next.path)!.facts = next;
       this.infos.set(file, nextInfos);
@@ -548,9 +591,9 @@ export class ResolveSession {
     // function whose callers changed, and one that has or had channel operations.
     channels ||= [...redo, ...gone].some((fn) => fn.facts.chans.length > 0 || this.channels?.owners.has(fn)) || this.deps.readersOf([...[...done].map((top) => `b:${r.unitOf(top)}`), ...[...callers].map((id) => `k:${id}`)]).has(CHANNELS);
     lap('resolve');
-    const graph = this.finish(meta, order, rank, channels);
+    const { graph, changes } = this.finish(meta, order, rank, channels);
     lap('finish');
-    return { graph, functions: order.length, redone: redo.size, timings };
+    return { graph, changes, functions: order.length, redone: redo.size, timings };
   }
 
   /**

@@ -1,16 +1,21 @@
 /** Symbol records for every function, method, closure, type, var and const in the program. */
 import type { SymbolRecord } from '../model/index.js';
 import type { FileFacts } from '../parse/index.js';
-import type { FileInfo, Program } from './program.js';
+import type { FileInfo, PkgInfo, Program } from './program.js';
 import type { Types } from './types.js';
 
-export function collectSymbols(program: Program, types: Types, ofFile: (file: FileInfo) => SymbolRecord[] = (file) => fileSymbols(file, types)): SymbolRecord[] {
+export function collectSymbols(program: Program, types: Types, ofFile: (file: FileInfo) => SymbolRecord[] = (file) => fileSymbols(file, types), ofPackage: (pkg: PkgInfo) => SymbolRecord = packageSymbol): SymbolRecord[] {
   const out: SymbolRecord[] = [];
   for (const pkg of program.packages.values()) {
-    out.push({ id: pkg.path, kind: 'package', pkg: pkg.path, name: pkg.name, file: pkg.files[0]?.facts.path ?? '', line: 1, endLine: 1, fingerprint: '', active: true });
+    out.push(ofPackage(pkg));
     for (const file of pkg.files) for (const r of ofFile(file)) out.push(r);
   }
   return out;
+}
+
+/** A package's own record: its path and name, and its first file at line 1. */
+export function packageSymbol(pkg: PkgInfo): SymbolRecord {
+  return { id: pkg.path, kind: 'package', pkg: pkg.path, name: pkg.name, file: pkg.files[0]?.facts.path ?? '', line: 1, endLine: 1, fingerprint: '', active: true };
 }
 
 /**

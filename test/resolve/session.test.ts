@@ -38,6 +38,7 @@ function session(name: string) {
   const started = ResolveSession.start(buildProgram(inputs), inputs, META);
   assert.deepEqual(started.graph, fromNothing(t.inputs()), 'the session starts with the graph a resolution from nothing gives');
   const s = started.session;
+  let last = started.graph;
   return {
     texts: t.texts,
     active: t.active,
@@ -52,6 +53,14 @@ function session(name: string) {
       }
       const fresh = fromNothing(t.inputs());
       assert.deepEqual(out.graph, fresh, `${path}: the graph after the edit`);
+      // What the session says may have changed since its last graph holds all that did (by identity, as the writers compare).
+      assert.ok(out.changes, `${path}: the update says what may have changed`);
+      assert.equal(out.changes.since, last);
+      const diff = <T>(a: readonly T[], b: readonly T[]) => a.filter((x) => !new Set(b).has(x));
+      for (const e of diff(out.graph.edges, last.edges)) assert.ok(out.changes.callers.has(e.caller), `${path}: a new edge of ${e.caller}`);
+      for (const e of diff(last.edges, out.graph.edges)) assert.ok(out.changes.callers.has(e.caller) && out.changes.into.has(e.callee), `${path}: a dropped edge ${e.caller} -> ${e.callee}`);
+      for (const r of [...diff(out.graph.symbols, last.symbols), ...diff(last.symbols, out.graph.symbols)]) assert.ok(out.changes.records.has(r.id), `${path}: the record of ${r.id}`);
+      last = out.graph;
       // deepEqual does not compare the order of keys: the files written from the graph do.
       assert.equal(JSON.stringify(out.graph.stats), JSON.stringify(fresh.stats), `${path}: the counts, in order`);
       return { redone: out.redone, graph: out.graph };
