@@ -187,8 +187,14 @@ function deltaOf(k: Kept, g: Graph): StoreDelta {
   const lists = new Map<string, DeltaEdge[]>();
   for (const c of k.callers) lists.set(c, []);
   if (lists.size > 0) {
+    // A caller's edges come together: its list is looked up once per run of them.
+    let caller: string | undefined;
+    let list: DeltaEdge[] | undefined;
     for (const e of g.edges) {
-      const list = lists.get(e.caller);
+      if (e.caller !== caller) {
+        caller = e.caller;
+        list = lists.get(caller);
+      }
       if (!list) continue;
       list.push([e.callee, e.kind, e.mode, e.file, e.line, e.how, Math.round(e.confidence * 1000)]);
       k.into.add(e.callee);
