@@ -302,8 +302,8 @@ export class ResolveSession {
    */
   private collect(order: FuncInfo[], rank?: Rank): Collected {
     const last = rank ? this.last : undefined;
-    const edges: Edge[] = [];
-    const unresolved: UnresolvedSite[] = [];
+    const edges = new Laid<Edge>(last?.edges ?? []);
+    const unresolved = new Laid<UnresolvedSite>(last?.unresolved ?? []);
     const edgeAt = new Uint32Array(order.length + 1);
     const unresolvedAt = new Uint32Array(order.length + 1);
     const kinds = new Map(last?.kinds);
@@ -337,8 +337,8 @@ export class ResolveSession {
           const [from, to] = [last.edgeAt[j], last.edgeAt[j + 1]];
           j++;
           if (!again[i]) {
-            for (let k = from; k < to; k++) edges.push(last.edges[k]);
-            for (let k = last.unresolvedAt[j - 1]; k < last.unresolvedAt[j]; k++) unresolved.push(last.unresolved[k]);
+            edges.run(from, to);
+            unresolved.run(last.unresolvedAt[j - 1], last.unresolvedAt[j]);
             continue;
           }
           drop(from, to);
@@ -346,21 +346,22 @@ export class ResolveSession {
       }
       const out = this.outputs.get(fn);
       if (!out) throw new Error(`no resolution kept for ${fn.id}`);
-      for (const e of out.edges) edges.push(e);
-      for (const u of out.unresolved) unresolved.push(u);
+      edges.own(out.edges);
+      unresolved.own(out.unresolved);
       if (last) count(out.edges, 0, out.edges.length, 1);
     }
     edgeAt[order.length] = edges.length;
     unresolvedAt[order.length] = unresolved.length;
+    const edgeList = edges.done();
     // Without a last graph, or when functions of it were neither kept nor passed over, counted anew.
     if (!last || j < last.order.length) {
       kinds.clear();
-      count(edges, 0, edges.length, 1);
+      count(edgeList, 0, edgeList.length, 1);
     }
     const starts = (fn: FuncInfo) => (this.goroutines.get(fn)?.length ?? 0) > 0 || last?.starters.has(fn) === true;
     const goroutines = last && ![...this.touched].some(starts) ? last.goroutines : [...this.program.funcs.values()].filter((fn) => fn.file.active).flatMap((fn) => this.goroutines.get(fn) ?? []);
     const starters = last && goroutines === last.goroutines ? last.starters : new Set([...this.goroutines].filter(([, list]) => list.length > 0).map(([fn]) => fn));
-    return { order, edges, unresolved, edgeAt, unresolvedAt, kinds: firstSeen(kinds, edges), goroutines, starters, dropped: last && j === last.order.length ? dropped : undefined };
+    return { order, edges: edgeList, unresolved: unresolved.done(), edgeAt, unresolvedAt, kinds: firstSeen(kinds, edgeList), goroutines, starters, dropped: last && j === last.order.length ? dropped : undefined };
   }
 
   /** What changes in one file, or why the change is not taken. Changes nothing. */
@@ -736,6 +737,56 @@ function collectNames(x: unknown, into: Set<string>): void {
   for (const k in o) {
     const v = o[k];
     if (typeof v === 'object' && v !== null) collectNames(v, into);
+  }
+}
+
+/**
+ * A list laid out from runs of another list's items (`src`) and lists of its own, in order, and copied
+ * into one array at the end: collect copies most of the last graph's edges in a few long runs, which
+ * pushing them one by one (into an array that grows step by step) made about 6 ms of each update on
+ * v1.28.
+ */
+class Laid<T> {
+  private readonly pieces: T[][] = [];
+  /** The run of `src` not yet put in `pieces`. */
+  private from = 0;
+  private to = 0;
+  /** The items laid so far. */
+  length = 0;
+
+  constructor(private readonly src: readonly T[]) {}
+
+  /** src[from..to) next. */
+  run(from: number, to: number): void {
+    if (from !== this.to) {
+      this.close();
+      this.from = from;
+    }
+    this.to = to;
+    this.length += to - from;
+  }
+
+  /** `items` next. */
+  own(items: T[]): void {
+    if (items.length === 0) return;
+    this.close();
+    this.pieces.push(items);
+    this.length += items.length;
+  }
+
+  done(): T[] {
+    this.close();
+    const { pieces } = this;
+    // Many pieces (a list made from nothing, one per function) are not passed as arguments.
+    if (pieces.length <= 4096) return ([] as T[]).concat(...pieces);
+    const out: T[] = [];
+    for (const p of pieces) for (const x of p) out.push(x);
+    return out;
+  }
+
+  private close(): void {
+    if (this.to > this.from) this.pieces.push(this.src.slice(this.from, this.to));
+    this.from = this.to = 0;
   }
 }
 
