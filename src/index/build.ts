@@ -445,6 +445,9 @@ function build(opts: IndexOptions, useSnapshot: boolean): IndexResult {
   const changed = known ? contents.filter((c, i) => known(c, i) === undefined) : undefined;
   if (state && changed && changed.length <= CUTOFF_MAX_FILES) {
     early = parseChanged(changed, opts);
+    // The facts the last build of this process parsed (an edit's old facts are mostly those), and these for the next.
+    const lastParsed = opts.memo?.get(PARSED_SLOT, PARSED_SLOT) as Map<string, FileFacts> | undefined;
+    opts.memo?.set(PARSED_SLOT, PARSED_SLOT, new Map(changed.map((c) => [keyOf(c), early!.get(c.path)!.facts])));
     lap('parse');
     // Every file that is not among the changed ones has the bytes, so the facts, the state records for it.
     const inputs = inputsOf((c, i) => early!.get(c.path)?.factsHash ?? known!(c, i));
@@ -467,7 +470,7 @@ function build(opts: IndexOptions, useSnapshot: boolean): IndexResult {
     // The inputs as they would be if the changed files kept their old facts: the stored graph's, unless something else changed.
     const prior = inputsWith(inputs, changed, (path) => state.inputs.files.find((e) => e[0] === path)?.[2]);
     const limit = opts.keepMovedLines ?? MOVES_KEPT_MAX_LINES;
-    const moved = prior.key === state.inputs.key ? movedGraph({ state, dir, packFile, changed, early, sourceDiagnostics, limit, recycle: keepsResolution(opts.memo) }) : undefined;
+    const moved = prior.key === state.inputs.key ? movedGraph({ state, dir, packFile, changed, early, sourceDiagnostics, limit, recycle: keepsResolution(opts.memo), parsed: lastParsed }) : undefined;
     lap('load');
     if (moved) {
       // Only lines moved: the counts are the stored graph's, the diagnostics the moved ones.
@@ -610,6 +613,12 @@ interface KeptSession {
 
 const SESSION_ID = 'session';
 
+/**
+ * The memo's slot for the facts of the files the last build of the process parsed, by their pack key:
+ * the next edit of one of them finds its old facts there (see movedGraph), not in the pack.
+ */
+const PARSED_SLOT = '\0parsed';
+
 function keepSession(memo: PackMemo, dir: string, inputs: ResolveInputs, session: ResolveSession): void {
   memo.set(sessionSlot(dir), SESSION_ID, { inputs: { key: inputs.key, files: inputs.files }, session } satisfies KeptSession);
 }
@@ -712,7 +721,7 @@ function moveStore(dir: string, from: string, to: string, stamp: string, manifes
  * them from the new facts (symbolFields). Undefined when that cannot be shown: the old facts are gone,
  * a file is new, something else moved.
  */
-function movedGraph(a: { state: IndexState; dir: string; packFile: string; changed: FileContent[]; early: Map<string, Parsed>; sourceDiagnostics: Diagnostic[]; limit: number; recycle: boolean }): MovedGraph | undefined {
+function movedGraph(a: { state: IndexState; dir: string; packFile: string; changed: FileContent[]; early: Map<string, Parsed>; sourceDiagnostics: Diagnostic[]; limit: number; recycle: boolean; parsed?: Map<string, FileFacts> }): MovedGraph | undefined {
   const { state, changed, early } = a;
   // The content each changed file had (a few files: looked for one by one, with no map of them all).
   const old = new Map(changed.map((c) => [c.path, state.inputs.files.find((e) => e[0] === c.path)?.[1]]));
@@ -720,12 +729,14 @@ function movedGraph(a: { state: IndexState; dir: string; packFile: string; chang
   // A diagnostic of the source stage placed in a changed file would move here, and not in a rebuild.
   if (a.sourceDiagnostics.some((d) => d.line !== undefined && d.file !== undefined && early.has(d.file))) return undefined;
   const keys = changed.map((c) => factsKey(c.path, old.get(c.path)!, c.active));
-  const entries = readFactsEntries(a.packFile, keys);
+  // The old facts as this process parsed them last, else read from the pack.
+  const unread = keys.filter((k) => !a.parsed?.has(k));
+  const entries = unread.length > 0 ? readFactsEntries(a.packFile, unread) : new Map<string, Uint8Array>();
   const shifts: FileMove[] = [];
   for (const [i, c] of changed.entries()) {
     const packed = entries.get(keys[i]);
     const facts = early.get(c.path)!.facts;
-    const was = packed && decodedOrNone(packed);
+    const was = a.parsed?.get(keys[i]) ?? (packed && decodedOrNone(packed));
     const shift = was && factsShift(was, facts);
     if (!shift) return undefined;
     shifts.push(shift.symbols ? [c.path, shift.lines, symbolFields(facts)] : [c.path, shift.lines]);
