@@ -540,9 +540,10 @@ export class ResolveSession {
       if (info.pkg.funcs.has(info.facts.local)) throw new Error(`${info.id} is declared twice`);
       info.pkg.funcs.set(info.facts.local, info);
     }
-    // Functions that went leave the program's order as it was; new ones take their places in it.
+    // Functions that went leave the program's order as it was; new ones take their places in it. When
+    // none came or went (an edit of bodies), the order is the last graph's.
     if (fresh.length) this.place(fresh);
-    const order = this.order();
+    const order = fresh.length > 0 || gone.length > 0 || !this.last ? this.order() : this.last.order;
     const rank = rankIn(order);
     lap('patch');
 
