@@ -138,6 +138,8 @@ export class ResolveSession {
   private staleSymbols = new Map<FileInfo, SymbolRecord[]>();
   /** The last graph made. */
   private lastGraph?: Graph;
+  /** The last update's order and the places in it. */
+  private lastRank?: { order: FuncInfo[]; rank: Rank };
   /** The active files, by path. */
   private files = new Map<string, FileInfo>();
   /** Each active file's functions, in the order of its facts. */
@@ -359,8 +361,27 @@ export class ResolveSession {
       count(edgeList, 0, edgeList.length, 1);
     }
     const starts = (fn: FuncInfo) => (this.goroutines.get(fn)?.length ?? 0) > 0 || last?.starters.has(fn) === true;
-    const goroutines = last && ![...this.touched].some(starts) ? last.goroutines : [...this.program.funcs.values()].filter((fn) => fn.file.active).flatMap((fn) => this.goroutines.get(fn) ?? []);
-    const starters = last && goroutines === last.goroutines ? last.starters : new Set([...this.goroutines].filter(([, list]) => list.length > 0).map(([fn]) => fn));
+    let goroutines: GoroutineRecord[];
+    let starters: Set<FuncInfo>;
+    if (last && ![...this.touched].some(starts)) {
+      goroutines = last.goroutines;
+      starters = last.starters;
+    } else if (last) {
+      // The last starters, with the functions resolved again or gone since (and the initializer a
+      // package lists, which reads the goroutines of all its initializers: see startsOf) added or
+      // taken out, in the program's order: a pass over the order, not the program's map of functions.
+      starters = new Set(last.starters);
+      for (const fn of this.touched) {
+        for (const f of fn.facts.local === 'init' ? [fn, fn.pkg.funcs.get('init')] : [fn]) {
+          if (f && (this.goroutines.get(f)?.length ?? 0) > 0) starters.add(f);
+          else if (f) starters.delete(f);
+        }
+      }
+      goroutines = order.filter((fn) => starters.has(fn) && this.program.funcs.get(fn.id) === fn).flatMap((fn) => this.goroutines.get(fn)!);
+    } else {
+      goroutines = [...this.program.funcs.values()].filter((fn) => fn.file.active).flatMap((fn) => this.goroutines.get(fn) ?? []);
+      starters = new Set([...this.goroutines].filter(([, list]) => list.length > 0).map(([fn]) => fn));
+    }
     return { order, edges: edgeList, unresolved: unresolved.done(), edgeAt, unresolvedAt, kinds: firstSeen(kinds, edgeList), goroutines, starters, dropped: last && j === last.order.length ? dropped : undefined };
   }
 
@@ -544,7 +565,9 @@ export class ResolveSession {
     // none came or went (an edit of bodies), the order is the last graph's.
     if (fresh.length) this.place(fresh);
     const order = fresh.length > 0 || gone.length > 0 || !this.last ? this.order() : this.last.order;
-    const rank = rankIn(order);
+    // The same order keeps its places, and the map of them once made (see rankIn).
+    const rank = order === this.lastRank?.order ? this.lastRank.rank : rankIn(order);
+    this.lastRank = { order, rank };
     lap('patch');
 
     // What changed, as the keys of Deps.
