@@ -118,12 +118,17 @@ export function renderExpr(e: Expr): string {
   }
 }
 
-export function collectChannels(program: Program, resolver: CallResolver, edges: Edge[], owners?: Set<FuncInfo>): ChannelOpRecord[] {
+/**
+ * The channel operations of the functions `fns` (every function of the program by default; a caller that
+ * knows which can have some passes those, in the program's order), each resolved to what holds the
+ * channel; `owners` gets the functions that have any.
+ */
+export function collectChannels(program: Program, resolver: CallResolver, edges: Edge[], owners?: Set<FuncInfo>, fns: Iterable<FuncInfo> = program.funcs.values()): ChannelOpRecord[] {
   const callersOf = resolver.callersTable();
   void edges;
   const holders = new Holders(program, resolver, callersOf);
   const out: ChannelOpRecord[] = [];
-  for (const fn of program.funcs.values()) {
+  for (const fn of fns) {
     if (!fn.file.active) continue;
     if (fn.facts.chans.length) owners?.add(fn);
     for (const op of fn.facts.chans) {
