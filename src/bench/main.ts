@@ -93,8 +93,9 @@ function rawChild(): number {
  * What `--edit` does to the edited file: a comment line appended (new bytes, the same facts: the
  * stored graph is reused), a comment line put first (every position below moves: the stored graph's
  * lines are moved), the text of the first log message changed (else of the first string passed to a
- * call: a function's fingerprint changes and positions move, so its symbol records are made again), or
- * a function appended (new facts: resolution runs again).
+ * call: a function's fingerprint changes and positions move, so its symbol records are made again),
+ * a function appended (new facts: resolution runs again), or (in the watch only) a call added to a
+ * method's body (new facts that change edges and what flows where).
  */
 const EDITS: Record<string, (bytes: Buffer) => Buffer> = {
   comment: (b) => Buffer.concat([b, Buffer.from('\n// edited by the benchmark\n')]),
@@ -108,6 +109,17 @@ const EDITS: Record<string, (bytes: Buffer) => Buffer> = {
     return Buffer.from(text.slice(0, end) + 'edited by the benchmark: ' + text.slice(end));
   },
   function: (b) => Buffer.concat([b, Buffer.from('\nfunc kubeletAtlasBenchmarkEdit() {}\n')]),
+  // A call to a method of the Kubelet that takes no arguments, put first in the body of the first
+  // method of the Kubelet whose body opens on its declaration's line: an edit of a body that changes
+  // what it calls, as a reader makes one.
+  call: (b) => {
+    const text = b.toString('utf8');
+    const callee = /^func \(kl \*Kubelet\) (\w+)\(\)/m.exec(text);
+    const body = /^func \(kl \*Kubelet\) \w+\([^\n]*\{\n/m.exec(text);
+    if (!callee || !body) throw new Error(`${EDITED} has no method of the Kubelet without arguments, or none whose body opens on its line: the benchmark's call edit needs both`);
+    const end = body.index + body[0].length;
+    return Buffer.from(`${text.slice(0, end)}\tkl.${callee[1]}()\n${text.slice(end)}`);
+  },
 };
 
 /** What each early cut-off did, as the stage lines say it. */
@@ -380,6 +392,7 @@ async function watchRows(a: {
       ['a comment line put first', a.edited, a.original, 'top'],
       ['a log message edited', a.edited, a.original, 'literal'],
       ['a function appended', a.edited, a.original, 'function'],
+      ['a call added to a method\'s body', a.edited, a.original, 'call'],
       [`${a.small.slice(a.root.length + 1)}: a comment appended`, a.small, a.smallOriginal, 'comment'],
       [`${a.small.slice(a.root.length + 1)}: a comment line put first`, a.small, a.smallOriginal, 'top'],
     ];
