@@ -650,6 +650,8 @@ export class ResolveSession {
     const simple = (fn: FuncInfo) => !fn.variants && (placed.has(fn) || (!fresh.includes(fn) && funcs.get(fn.id) === fn));
     let ok = fresh.every((fn) => this.infos.get(fn.file)!.every((i) => !i.variants));
     const byFile = [...fresh].sort((a, b) => this.infos.get(a.file)!.indexOf(a) - this.infos.get(b.file)!.indexOf(b));
+    // The first place in the list that changed.
+    let from = list.length;
     for (const fn of ok ? byFile : []) {
       const infos = this.infos.get(fn.file)!;
       const at = infos.indexOf(fn);
@@ -660,13 +662,17 @@ export class ResolveSession {
         ok = false;
         break;
       }
-      list.splice(list.indexOf(anchor) + (before ? 1 : 0), 0, fn);
+      const place = list.indexOf(anchor) + (before ? 1 : 0);
+      list.splice(place, 0, fn);
+      from = Math.min(from, place);
       placed.add(fn);
     }
     if (!ok) return this.reorder(fresh);
-    // In place: the resolver reads the same map.
-    funcs.clear();
-    for (let i = 0; i < list.length; i++) funcs.set(list[i].id, list[i]);
+    // In place: the resolver reads the same map. A map keeps the order its keys were set in: the
+    // entries from the first new place on are set again, in order, and the ones before stay (making
+    // the whole map again grew its table step by step: about 7 MB per edit on v1.28).
+    for (let i = from; i < list.length; i++) funcs.delete(list[i].id);
+    for (let i = from; i < list.length; i++) funcs.set(list[i].id, list[i]);
   }
 
   /** `fresh` added to the program's map of functions, and every ID put in its place again (see place). */
