@@ -6,8 +6,9 @@
  *
  * What changed is found by the build itself: each path's stat against the last scan (see
  * source/snapshot.ts). When every event since the last build named a file, the build stats only those
- * files (on v1.28's default scope, 6 of 12,000 paths: about 15 ms less per edit), and takes every
- * other path as the last scan found it. An event that is missed costs no more than a wait: a while
+ * files (on v1.28's default scope, one stat for an edit of one file instead of 12,060: about 15 ms
+ * less per edit), and takes every other path as the last scan found it. An event that is missed
+ * costs no more than a wait: a while
  * after such a build (WATCH_VERIFY_MS, when no other event came) the watch builds again statting
  * every path, which finds any change the events did not name, and prints nothing when there is none.
  * The watched folders are read from the manifest the build writes beside the query store, again after
