@@ -210,6 +210,34 @@ interface ResolveInputs {
   files: [path: string, content: string, facts: string][];
 }
 
+/**
+ * The state file: an IndexState whose inputs' file entries are written as one string ('\0' between
+ * fields, each entry three fields): node:v8 writes 15,000 short strings and their lists one at a time
+ * (3.2 ms on v1.28, medians of 41 in one process), one long string at once (0.4 ms, and 1.0 ms to
+ * join it). A state written before, with the entries as lists, is read too.
+ */
+function writeState(file: string, state: IndexState, memo?: PackMemo): void {
+  // Pushed field by field, then joined (Array.prototype.flat took about three times as long).
+  const fields: string[] = [];
+  const entries = state.inputs.files;
+  for (let i = 0; i < entries.length; i++) fields.push(entries[i][0], entries[i][1], entries[i][2]);
+  const files = fields.join('\0');
+  writePack(file, state, memo, { ...state, inputs: { key: state.inputs.key, files } });
+}
+
+function readState(file: string, memo?: PackMemo): IndexState | undefined {
+  const state = readPack<IndexState>(file, memo);
+  const files = state?.inputs?.files as ResolveInputs['files'] | string | undefined;
+  if (typeof files !== 'string') return state;
+  // Made into entries in place, so that a memo keeps them made.
+  const fields = files === '' ? [] : files.split('\0');
+  if (fields.length % 3 !== 0) return undefined;
+  const entries: ResolveInputs['files'] = [];
+  for (let i = 0; i < fields.length; i += 3) entries.push([fields[i], fields[i + 1], fields[i + 2]]);
+  state!.inputs.files = entries;
+  return state;
+}
+
 /** Past this many changed files a build does not try the early cut-off: it re-parses them all anyway. */
 const CUTOFF_MAX_FILES = 64;
 
@@ -222,7 +250,7 @@ const CUTOFF_MAX_FILES = 64;
 export function loadIndex(opts: IndexOptions): IndexResult {
   const t0 = performance.now();
   const dir = indexDir(opts);
-  const state = readPack<IndexState>(join(dir, STATE_FILE), opts.memo);
+  const state = readState(join(dir, STATE_FILE), opts.memo);
   const manifest = state && readFreshness(dir);
   const fresh = state && manifest && manifest.graph === state.inputs.key && manifest.stamp === state.stamp && freshNow(manifest);
   const bytes = fresh ? storedGraphLater(dir, state) : undefined;
@@ -285,7 +313,7 @@ export function warmIndex(opts: IndexOptions): 'made' | 'had' | 'none' {
   const memo = opts.memo;
   if (!memo || !keepsResolution(memo)) return 'none';
   const dir = indexDir(opts);
-  const state = readPack<IndexState>(join(dir, STATE_FILE), memo);
+  const state = readState(join(dir, STATE_FILE), memo);
   if (!state) return 'none';
   if (keptSession(memo, dir)?.inputs.key === state.inputs.key) return 'had';
   const previous = readPack<SourceSnapshot>(join(dir, SOURCE_FILE), memo);
@@ -420,7 +448,7 @@ function build(opts: IndexOptions, useSnapshot: boolean): IndexResult {
   };
   // Every file's content hash, in order, hashed once more: the graph's identity, kept short for the query store's header.
   const stamp = stampOf(contents.map((c) => c.hash));
-  const state = opts.fresh ? undefined : readPack<IndexState>(stateFile, opts.memo);
+  const state = opts.fresh ? undefined : readState(stateFile, opts.memo);
   lap('load');
   if (state?.stamp === stamp) {
     const bytes = storedGraphLater(dir, state);
@@ -459,7 +487,7 @@ function build(opts: IndexOptions, useSnapshot: boolean): IndexResult {
       lap('load');
       const result = lazyResult(bytes, { timings, files: counts, fromCache: true, cutOff: 'facts' }, state.summary);
       const manifest = manifestNow();
-      writePack(stateFile, { stamp, graph: state.graph, moves: state.moves, delta: state.delta, inputs, summary: result.summary } satisfies IndexState, opts.memo);
+      writeState(stateFile, { stamp, graph: state.graph, moves: state.moves, delta: state.delta, inputs, summary: result.summary } satisfies IndexState, opts.memo);
       // The store's graph is unchanged too: only the manifest file beside it is written.
       storeFor(dir, inputs.key, stamp, manifest, () => result.graph);
       keep();
@@ -482,10 +510,10 @@ function build(opts: IndexOptions, useSnapshot: boolean): IndexResult {
       // past MOVES_KEPT_MAX_LINES: then both are written with the lines moved.
       const kept = movedLineCount(moved.moves) <= limit;
       if (kept) {
-        writePack(stateFile, { stamp, graph: state.graph, moves: moved.moves, delta: state.delta, inputs, summary: result.summary } satisfies IndexState, opts.memo);
+        writeState(stateFile, { stamp, graph: state.graph, moves: moved.moves, delta: state.delta, inputs, summary: result.summary } satisfies IndexState, opts.memo);
       } else {
         writeGraphFile(join(dir, GRAPH_FILE), graphLabel(stamp), moved.parts ?? movedParts(storedGraph(dir, state), moved.moves));
-        writePack(stateFile, { stamp, graph: graphLabel(stamp), inputs, summary: result.summary } satisfies IndexState, opts.memo);
+        writeState(stateFile, { stamp, graph: graphLabel(stamp), inputs, summary: result.summary } satisfies IndexState, opts.memo);
       }
       moveStore(dir, state.inputs.key, inputs.key, stamp, manifest, moved.shifts, kept ? limit : -1, () => result.graph);
       keep();
@@ -555,7 +583,7 @@ function writeResolved(graph: Graph, a: { dir: string; stamp: string; inputs: Re
     if (keep) packWritten(graphFile, graph, label, packedNow().strings);
   }
   a.lap?.('write.graph');
-  writePack(join(a.dir, STATE_FILE), { stamp: a.stamp, graph: label, inputs: a.inputs, summary, ...(fileDelta && { delta: fileDelta }) } satisfies IndexState, a.memo);
+  writeState(join(a.dir, STATE_FILE), { stamp: a.stamp, graph: label, inputs: a.inputs, summary, ...(fileDelta && { delta: fileDelta }) } satisfies IndexState, a.memo);
   a.lap?.('write.state');
   // It writes the query store whole only when what changed since it was written grows too large to
   // keep beside it as a delta (see graph/delta.ts).

@@ -71,13 +71,14 @@ export function readPack<T>(file: string, memo?: PackMemo): T | undefined {
   }
 }
 
-export function writePack(file: string, value: unknown, memo?: PackMemo): void {
-  if (!memo) return writeBytes(file, serialize(value));
+/** Writes `value` (as `stored`, its form on disk, when given: what readPack gives back from the file) and keeps `value` in the memo. */
+export function writePack(file: string, value: unknown, memo?: PackMemo, stored: unknown = value): void {
+  if (!memo) return writeBytes(file, serialize(stored));
   memo.delete(file);
   const out = openAtomic(file);
   let id: string;
   try {
-    out.write(serialize(value));
+    out.write(serialize(stored));
     id = identity(out.stat());
   } catch (err) {
     out.abort();

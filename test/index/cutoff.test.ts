@@ -11,7 +11,7 @@ import { join, resolve } from 'node:path';
 import { buildIndex, indexDir, loadIndex, openStore, type IndexOptions, type IndexResult } from '../../src/index/build.js';
 import { defaultBuildContext } from '../../src/source/index.js';
 import { extractAll } from '../../src/parse/index.js';
-import { readFactsPack } from '../../src/index/cache.js';
+import { readFactsPack, readPack, writePack } from '../../src/index/cache.js';
 import { encodeStore, moveStoreLines, remapLines, remapPackedLines } from '../../src/graph/index.js';
 import { encodeFreshness, manifestPaths, readFreshness } from '../../src/index/stored.js';
 import { writeParts } from '../../src/index/atomic.js';
@@ -96,6 +96,30 @@ describe('early cut-off', () => {
     const third = buildIndex(loc);
     assert.equal(third.files.parsed, 0);
     assert.equal(third.cutOff, undefined);
+  });
+
+  it('reads the state with its file entries as one string, and as lists (as written before); damaged entries are no state', () => {
+    const loc = tree();
+    buildIndex(loc);
+    const file = join(indexDir(loc), 'state.v8');
+    const stored = readPack<{ inputs: { key: string; files: unknown } }>(file)!;
+    assert.equal(typeof stored.inputs.files, 'string', 'one string on disk');
+    const fields = (stored.inputs.files as string).split('\0');
+    assert.equal(fields.length % 3, 0);
+    appendFileSync(join(loc.root, 'pkg/kubelet/kubelet.go'), '\n// a note\n');
+    // As lists: the early cut-off still finds the old facts in it.
+    const lists = [];
+    for (let i = 0; i < fields.length; i += 3) lists.push(fields.slice(i, i + 3));
+    writePack(file, { ...stored, inputs: { ...stored.inputs, files: lists } });
+    assert.equal(buildIndex(loc).cutOff, 'facts');
+    // A string whose fields do not come in threes: no state, so resolved from nothing.
+    const now = readPack<{ inputs: { key: string; files: string } }>(file)!;
+    writePack(file, { ...now, inputs: { ...now.inputs, files: now.inputs.files + '\0x' } });
+    appendFileSync(join(loc.root, 'pkg/kubelet/kubelet.go'), '\n// another note\n');
+    const again = buildIndex(loc);
+    assert.equal(again.cutOff, undefined);
+    assert.equal(again.fromCache, false);
+    assert.deepEqual(normal(again.graph), normal(freshGraph(loc)));
   });
 
   it('resolves again when a changed file gains a call, and gives the graph a fresh build gives', () => {
