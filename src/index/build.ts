@@ -495,10 +495,12 @@ function build(opts: IndexOptions, useSnapshot: boolean): IndexResult {
       lap('write');
       return result;
     }
+    // Each changed file's entry in the state's inputs (a few files: looked for one by one, with no map of them all).
+    const before = new Map(changed.map((c) => [c.path, state.inputs.files.find((e) => e[0] === c.path)]));
     // The inputs as they would be if the changed files kept their old facts: the stored graph's, unless something else changed.
-    const prior = inputsWith(inputs, changed, (path) => state.inputs.files.find((e) => e[0] === path)?.[2]);
+    const prior = inputsWith(inputs, changed, (path) => before.get(path)?.[2]);
     const limit = opts.keepMovedLines ?? MOVES_KEPT_MAX_LINES;
-    const moved = prior.key === state.inputs.key ? movedGraph({ state, dir, packFile, changed, early, sourceDiagnostics, limit, recycle: keepsResolution(opts.memo), parsed: lastParsed }) : undefined;
+    const moved = prior.key === state.inputs.key ? movedGraph({ state, dir, packFile, changed, before, early, sourceDiagnostics, limit, recycle: keepsResolution(opts.memo), parsed: lastParsed }) : undefined;
     lap('load');
     if (moved) {
       // Only lines moved: the counts are the stored graph's, the diagnostics the moved ones.
@@ -749,10 +751,10 @@ function moveStore(dir: string, from: string, to: string, stamp: string, manifes
  * them from the new facts (symbolFields). Undefined when that cannot be shown: the old facts are gone,
  * a file is new, something else moved.
  */
-function movedGraph(a: { state: IndexState; dir: string; packFile: string; changed: FileContent[]; early: Map<string, Parsed>; sourceDiagnostics: Diagnostic[]; limit: number; recycle: boolean; parsed?: Map<string, FileFacts> }): MovedGraph | undefined {
+function movedGraph(a: { state: IndexState; dir: string; packFile: string; changed: FileContent[]; before: Map<string, ResolveInputs['files'][number] | undefined>; early: Map<string, Parsed>; sourceDiagnostics: Diagnostic[]; limit: number; recycle: boolean; parsed?: Map<string, FileFacts> }): MovedGraph | undefined {
   const { state, changed, early } = a;
-  // The content each changed file had (a few files: looked for one by one, with no map of them all).
-  const old = new Map(changed.map((c) => [c.path, state.inputs.files.find((e) => e[0] === c.path)?.[1]]));
+  // The content each changed file had.
+  const old = new Map(changed.map((c) => [c.path, a.before.get(c.path)?.[1]]));
   if (changed.some((c) => old.get(c.path) === undefined)) return undefined;
   // A diagnostic of the source stage placed in a changed file would move here, and not in a rebuild.
   if (a.sourceDiagnostics.some((d) => d.line !== undefined && d.file !== undefined && early.has(d.file))) return undefined;
@@ -857,15 +859,16 @@ function parseChanged(changed: FileContent[], opts: IndexOptions): Map<string, P
  */
 function resolveInputs(root: string, modulePath: string, ctx: BuildContext, diagnostics: Diagnostic[], packages: SourcePackage[], contents: FileContent[], factsOf: (c: FileContent, i: number) => string | undefined): ResolveInputs {
   const files: ResolveInputs['files'] = contents.map((c, i) => [c.path, c.hash, factsOf(c, i) ?? '']);
-  // The packages' files are the contents' in order, less the files that could not be read.
+  // The packages' files are the contents' in order, less the files that could not be read: each
+  // file's facts are the next entry's when that entry is the file's.
   let k = 0;
-  const facts = { get: (path: string) => (files[k]?.[0] === path ? files[k++][2] : undefined) };
+  const factsOfNext = (path: string) => (files[k]?.[0] === path ? files[k++][2] : undefined);
   const described = {
     root,
     modulePath,
     ctx,
     diagnostics,
-    packages: packages.map((p) => [p.importPath, p.files.map((f) => describedFile(f, facts.get(f.path)))]),
+    packages: packages.map((p) => [p.importPath, p.files.map((f) => describedFile(f, factsOfNext(f.path)))]),
   };
   const text = JSON.stringify(described);
   const inputs = { key: textHash(text), files };
