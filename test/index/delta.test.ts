@@ -5,10 +5,9 @@
  */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { cpSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { DELTA_MAX_BYTES, forgetDeltaBase, readDelta, storeDelta } from '../../src/graph/delta.js';
-import { forgetPackDeltaBase } from '../../src/graph/pack-delta.js';
 import { bufferBytes, encodeStore, GraphStore } from '../../src/graph/index.js';
 import { packGraph, unpackGraph } from '../../src/graph/pack.js';
 import { buildIndex, warmIndex, type IndexOptions } from '../../src/index/build.js';
@@ -17,6 +16,7 @@ import { openStore, readFreshness, indexDir } from '../../src/index/stored.js';
 import { defaultBuildContext } from '../../src/source/index.js';
 import type { Edge, Graph, SymbolRecord } from '../../src/model/index.js';
 import { graphIds, storeAnswers } from '../helpers/store-answers.js';
+import { keptTree, forgetDeltaBases } from '../helpers/kept-tree.js';
 import { tempDir } from '../helpers/temp.js';
 
 const fixture = resolve('test/fixtures/go/kubelike');
@@ -70,17 +70,12 @@ describe('the query store delta', () => {
   });
 
   it('follow an edit the kept resolution takes after edits that only moved lines, left in place', () => {
-    const root = tempDir('ka-delta-behind-');
-    cpSync(fixture, root, { recursive: true });
-    const loc: IndexOptions = { root, ctx: defaultBuildContext(), cacheDir: tempDir('ka-delta-behind-cache-'), workers: 0, memo: new PackMemo() };
-    forgetDeltaBase();
-    forgetPackDeltaBase();
+    const { root, loc, fresh } = keptTree('ka-delta-behind');
     buildIndex(loc);
     const kubelet = join(root, 'pkg/kubelet/kubelet.go');
     const pods = join(root, 'pkg/kubelet/kubelet_pods.go');
     const k0 = readFileSync(kubelet, 'utf8');
     const p0 = readFileSync(pods, 'utf8');
-    const fresh = (): Graph => buildIndex({ root, ctx: loc.ctx, cacheDir: tempDir('ka-delta-behind-ref-'), workers: 0 }).graph;
     const same = (built: Graph, what: string) => {
       const want = fresh();
       assert.deepEqual(unpackGraph(packGraph(built)), unpackGraph(packGraph(want)), `${what}: the graph a fresh build makes`);
@@ -106,14 +101,11 @@ describe('the query store delta', () => {
     const back = buildIndex(loc);
     assert.ok(back.incremental, 'resolved again in part again');
     same(back.graph, 'both back');
-    forgetDeltaBase();
-    forgetPackDeltaBase();
+    forgetDeltaBases();
   });
 
   it('is written by the watch while it is small, and read by one-shot queries', () => {
-    const root = tempDir('ka-delta-tree-');
-    cpSync(fixture, root, { recursive: true });
-    const loc: IndexOptions = { root, ctx: defaultBuildContext(), cacheDir: tempDir('ka-delta-cache-'), workers: 0, memo: new PackMemo() };
+    const { root, loc } = keptTree('ka-delta');
     buildIndex(loc);
     const kubelet = join(root, 'pkg/kubelet/kubelet.go');
     const original = readFileSync(kubelet, 'utf8');
@@ -164,8 +156,7 @@ describe('the query store delta', () => {
     // A new process that finds a delta beside the store writes the store whole at its first edit; one
     // that finds the store alone takes it as the base of its first delta.
     const newProcess = (): IndexOptions => {
-      forgetDeltaBase();
-      forgetPackDeltaBase();
+      forgetDeltaBases();
       const next: IndexOptions = { ...loc, memo: new PackMemo() };
       assert.equal(warmIndex(next), 'made');
       return next;

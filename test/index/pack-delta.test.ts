@@ -5,15 +5,15 @@
  */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { cpSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { forgetPackDeltaBase, PACK_DELTA_MAX_ROWS, packDelta, packDeltaBytes, packWritten, type PackDelta } from '../../src/graph/pack-delta.js';
 import { decodePacked, encodePacked, packGraph, unpackGraph } from '../../src/graph/pack.js';
-import { forgetDeltaBase } from '../../src/graph/delta.js';
 import { buildIndex, indexDir, warmIndex, type IndexOptions } from '../../src/index/build.js';
 import { PackMemo, readPack, writePack } from '../../src/index/cache.js';
 import { defaultBuildContext } from '../../src/source/index.js';
 import type { Graph } from '../../src/model/index.js';
+import { keptTree, forgetDeltaBases } from '../helpers/kept-tree.js';
 import { tempDir } from '../helpers/temp.js';
 
 const fixture = resolve('test/fixtures/go/kubelike');
@@ -71,11 +71,7 @@ describe('the graph file delta', () => {
   });
 
   it('is kept in the state by the watch, and read by later processes', () => {
-    const root = tempDir('ka-pack-delta-tree-');
-    cpSync(fixture, root, { recursive: true });
-    const loc: IndexOptions = { root, ctx: defaultBuildContext(), cacheDir: tempDir('ka-pack-delta-cache-'), workers: 0, memo: new PackMemo() };
-    forgetPackDeltaBase();
-    forgetDeltaBase();
+    const { root, loc, fresh } = keptTree('ka-pack-delta');
     buildIndex(loc);
     const kubelet = join(root, 'pkg/kubelet/kubelet.go');
     const original = readFileSync(kubelet, 'utf8');
@@ -83,7 +79,6 @@ describe('the graph file delta', () => {
     const graphBytes = () => readFileSync(join(dir, 'graph.bin'));
     const state = () => readPack<{ delta?: unknown; moves?: unknown }>(join(dir, 'state.v8'));
     const first = graphBytes();
-    const fresh = (): Graph => buildIndex({ root, ctx: loc.ctx, cacheDir: tempDir('ka-pack-delta-ref-'), workers: 0 }).graph;
     const oneShot = () => buildIndex({ ...loc, memo: undefined });
     for (const [k, text] of [original + '\nfunc packAdded() { packOther() }\n\nfunc packOther() {}\n', original + '\nfunc packOther() {}\n'].entries()) {
       writeFileSync(kubelet, text);
@@ -100,8 +95,7 @@ describe('the graph file delta', () => {
     assert.ok(state()?.delta && state()?.moves, 'the delta and the moves in the state');
     assert.deepEqual(normal(oneShot().graph), normal(fresh()), 'the graph read through the delta, then the moves');
     // A new process that finds the graph stored, delta and all: its first edit writes the graph file whole.
-    forgetPackDeltaBase();
-    forgetDeltaBase();
+    forgetDeltaBases();
     const next: IndexOptions = { ...loc, memo: new PackMemo() };
     assert.equal(warmIndex(next), 'made');
     writeFileSync(kubelet, original);
@@ -120,7 +114,6 @@ describe('the graph file delta', () => {
     const damaged = oneShot();
     assert.throws(() => damaged.graph, (err: Error) => err.message.includes('graph.bin') && /cannot be read.*run the command again/.test(err.message));
     assert.deepEqual(normal(oneShot().graph), normal(fresh()), 'resolved again');
-    forgetPackDeltaBase();
-    forgetDeltaBase();
+    forgetDeltaBases();
   });
 });
