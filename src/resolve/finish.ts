@@ -21,7 +21,7 @@ export interface ResolveMeta {
 export function finishGraph(program: Program, resolver: CallResolver, edges: Edge[], unresolved: UnresolvedSite[], meta: ResolveMeta, kept?: { fileSymbols: (file: FileInfo) => SymbolRecord[]; packageSymbol: (pkg: PkgInfo) => SymbolRecord; goroutines: GoroutineRecord[]; kinds: Map<string, number>; channels: ChannelOpRecord[] }): Graph {
   const symbols = collectSymbols(program, resolver.types, kept?.fileSymbols, kept?.packageSymbol);
   const goroutines = kept ? kept.goroutines : collectGoroutines(program, resolver, edges);
-  const channels = kept ? kept.channels : collectChannels(program, resolver, edges);
+  const channels = kept ? kept.channels : collectChannels(program, resolver);
   const stats: Record<string, number> = {
     packages: program.packages.size,
     files: [...program.packages.values()].reduce((n, p) => n + p.files.length, 0),

@@ -17,8 +17,8 @@
  * 3. every query and function that read one of those, directly or through other queries, is dropped
  *    or resolved again, with the moved and changed ones; the call-site table is made again for them,
  *    and the callees whose sites changed are named in turn, until nothing more is named;
- * 4. the graph's lists are made from the kept outputs (copied in runs from the last graph's), and the
- *    channel records are made again when what they read changed (see channelsNow).
+ * 4. the graph's lists are made from the kept outputs (copied in runs from the last graph's), and a
+ *    function's channel records are made again when what they read changed (see channelsNow).
  *
  * Any other edit is refused (the caller resolves from nothing), as is every edit after a guard of the
  * query engine fired (answers then depend on order).
@@ -33,9 +33,8 @@ import { Deps } from './deps.js';
 import { finishGraph, type ResolveMeta } from './finish.js';
 import { fileSymbols, packageSymbol } from './symbols.js';
 import type { Rank } from './parts.js';
-import { collectChannels, goEdges, goroutinesOf } from './concurrency.js';
+import { channelsOf, goEdges, goroutinesOf } from './concurrency.js';
 
-/** What an update did: the graph and how much was resolved again, or why it was refused. */
 /** An update's graph, with what may differ from the graph before it (undefined when not known: see finish). */
 export type SessionUpdate = { graph: Graph; changes?: GraphChanges; functions: number; redone: number; timings: Record<string, number> } | { refused: string };
 
@@ -44,7 +43,7 @@ interface Output {
   unresolved: UnresolvedSite[];
 }
 
-/** The reader under which the channel records are made (see ResolveSession.channelsNow). */
+/** The readers under which the channel records are made: this and the function's ID (see ResolveSession.channelsNow). */
 const CHANNELS = 'c:';
 
 /** What a graph was made of, kept for the next (see ResolveSession.collect). */
@@ -239,13 +238,11 @@ export class ResolveSession {
    * (see GraphChanges): the edges of the functions resolved again or gone, the records of the files
    * whose records were made again and of the packages whose record changed.
    */
-  private finish(meta: ResolveMeta, order = this.order(), rank?: Rank, channelsChanged = true): { graph: Graph; changes?: GraphChanges } {
+  private finish(meta: ResolveMeta, order = this.order(), rank?: Rank, channels?: Set<string>): { graph: Graph; changes?: GraphChanges } {
     const { edges, unresolved, kinds, goroutines, dropped } = (this.last = this.collect(order, rank));
-    const touched = [...this.touched];
-    const callers = new Set(touched.map((fn) => fn.id));
+    const callers = new Set([...this.touched].map((fn) => fn.id));
     const records = new Set<string>();
     this.touched.clear();
-    const channels = this.channelsNow(channelsChanged, rank && { rank, touched });
     const diagnostics = [...meta.diagnostics, ...factsDiagnostics(this.packageInputs)];
     const symbolsOf = (file: FileInfo) => {
       let list = this.symbols.get(file);
@@ -266,7 +263,7 @@ export class ResolveSession {
       records.add(now.id);
       return now;
     };
-    const graph = this.deps.none(() => finishGraph(this.program, this.resolver, edges, unresolved, { ...meta, diagnostics }, { fileSymbols: symbolsOf, packageSymbol: packageOf, goroutines, kinds, channels }));
+    const graph = this.deps.none(() => finishGraph(this.program, this.resolver, edges, unresolved, { ...meta, diagnostics }, { fileSymbols: symbolsOf, packageSymbol: packageOf, goroutines, kinds, channels: this.channelsNow(channels, rank) }));
     const since = this.lastGraph;
     this.lastGraph = graph;
     // Every file's records made before this graph, but those made again for it (see apply).
@@ -276,35 +273,55 @@ export class ResolveSession {
   }
 
   /**
-   * The channel records (see collectChannels): the last graph's when nothing they read changed, else
-   * made again as reader CHANNELS of the deps, so that an update can tell (see apply). Following a
-   * channel to the fields and parameters that hold it took 66-115 ms on v1.28 (medians of ten edits, three runs), on every edit.
+   * The channel records, one function's at a time (see channelsOf): each function's made as reader
+   * CHANNELS and its ID, so that an update can tell which read what changed (see apply). With `redo`
+   * (an update's), those of the functions it names are made again and the others kept; without it,
+   * every function's are made. Making them all again took 60-80 ms of an edit on v1.28 (the records
+   * of some 380 functions, after any edit that changed what one of them read).
    */
-  private channelsNow(changed: boolean, update?: { rank: Rank; touched: FuncInfo[] }): ChannelOpRecord[] {
-    if (!changed && this.channels) return this.channels.list;
-    this.deps.forget(CHANNELS);
-    // The callers' table is made outside the reader: what making it reads is not what the records read.
-    this.deps.none(() => this.resolver.callersTable());
-    const owners = new Set<FuncInfo>();
-    // After an update, only the functions that had channel operations and the ones resolved again
-    // since can have them (a function that gains or loses one makes the records again, see apply):
-    // those, in the program's order, rather than a pass over every function (reading objects all over
-    // the heap: about 15 ms on v1.28).
-    const fns = update && this.channels ? this.candidates([...this.channels.owners, ...update.touched], update.rank) : undefined;
-    const list = this.deps.as(CHANNELS, () => collectChannels(this.program, this.resolver, this.last?.edges ?? [], owners, fns));
-    this.channels = { list, owners };
+  private channelsNow(redo?: Set<string>, rank?: Rank): ChannelOpRecord[] {
+    const was = redo && rank ? this.channels : undefined;
+    if (was && redo!.size === 0) return was.list;
+    const byId = was?.byId ?? new Map<string, { fn: FuncInfo; records: ChannelOpRecord[] }>();
+    // The callers' table is made outside the readers: what making it reads is not what the records read.
+    const callersOf = this.deps.none(() => this.resolver.callersTable());
+    const make = (fn: FuncInfo) => byId.set(fn.id, { fn, records: this.deps.as(CHANNELS + fn.id, () => channelsOf(fn, this.program, this.resolver, callersOf)) });
+    let owners: string[];
+    if (was) {
+      // A function keeps its place among the others in the program's order; a new one (or one
+      // declared anew) is placed by its rank.
+      let gained = false;
+      for (const id of redo!) {
+        this.deps.forget(CHANNELS + id);
+        const had = byId.get(id)?.fn;
+        byId.delete(id);
+        const fn = this.program.funcs.get(id);
+        if (!fn || !fn.file.active || fn.facts.chans.length === 0) continue;
+        make(fn);
+        gained ||= had !== fn;
+      }
+      owners = was.owners.filter((id) => byId.has(id));
+      if (gained) owners = this.ranked([...byId.keys()], rank!);
+    } else {
+      for (const [id] of byId) this.deps.forget(CHANNELS + id);
+      byId.clear();
+      for (const fn of this.program.funcs.values()) if (fn.file.active && fn.facts.chans.length > 0) make(fn);
+      owners = [...byId.keys()];
+    }
+    const list: ChannelOpRecord[] = [];
+    for (const id of owners) for (const c of byId.get(id)!.records) list.push(c);
+    this.channels = { byId, owners, list };
     return list;
   }
 
-  /** The last channel records, and the functions with channel operations they were made from. */
-  private channels?: { list: ChannelOpRecord[]; owners: Set<FuncInfo> };
+  /** Each function's channel records by ID (functions with channel operations), the IDs in the program's order, and the list. */
+  private channels?: { byId: Map<string, { fn: FuncInfo; records: ChannelOpRecord[] }>; owners: string[]; list: ChannelOpRecord[] };
 
-  /** Of `fns`, the ones the program lists by their ID, once each, in the program's order (their places in `rank`). */
-  private candidates(fns: FuncInfo[], rank: Rank): FuncInfo[] {
-    const listed = [...new Set(fns)].filter((fn) => this.program.funcs.get(fn.id) === fn);
-    const at = new Map(listed.map((fn) => [fn, rank.get(fn)]));
+  /** Functions' IDs in the program's order (their places in `rank`). */
+  private ranked(ids: string[], rank: Rank): string[] {
+    const at = new Map(ids.map((id) => [id, rank.get(this.program.funcs.get(id)!)]));
     if ([...at.values()].some((i) => i === undefined)) throw new Error('a function with channel operations has no place in the order');
-    return listed.sort((a, b) => at.get(a)! - at.get(b)!);
+    return ids.sort((a, b) => at.get(a)! - at.get(b)!);
   }
 
   /**
@@ -597,12 +614,15 @@ export class ResolveSession {
     lap('flows');
     // Readers of what changed, then of the callees whose sites changed with them, until none is new.
     const done = new Set<FuncInfo>();
-    // Whether the channel records must be made again (see channelsNow).
-    let channels = false;
+    // The functions whose channel records must be made again, by ID (see channelsNow).
+    const channels = new Set<string>();
+    const chansOf = (readers: Iterable<string>) => {
+      for (const k of readers) if (k.startsWith(CHANNELS)) channels.add(k.slice(CHANNELS.length));
+    };
     let first = true;
     for (let keys = seeds; keys.size > 0 || first; first = false) {
       const readers = this.deps.readersOf(keys);
-      if (readers.has(CHANNELS)) channels = true;
+      chansOf(readers);
       r.resetQueries([...readers].filter((k) => k.startsWith('q')));
       for (const k of readers) {
         if (!k.startsWith('u:')) continue;
@@ -630,8 +650,10 @@ export class ResolveSession {
     this.startsOf(redo);
     // The channel records read the bodies of the functions they follow, not the answers a function's
     // resolution depends on alone: any function resolved again (lines moved too) counts, as does a
-    // function whose callers changed, and one that has or had channel operations.
-    channels ||= [...redo, ...gone].some((fn) => fn.facts.chans.length > 0 || this.channels?.owners.has(fn)) || this.deps.readersOf([...[...done].map((top) => `b:${r.unitOf(top)}`), ...[...callers].map((id) => `k:${id}`)]).has(CHANNELS);
+    // function whose callers changed. A function that has or had channel operations and was resolved
+    // again or went has its own made again.
+    for (const fn of [...redo, ...gone]) if (fn.facts.chans.length > 0 || this.channels?.byId.has(fn.id)) channels.add(fn.id);
+    chansOf(this.deps.readersOf([...[...done].map((top) => `b:${r.unitOf(top)}`), ...[...callers].map((id) => `k:${id}`)]));
     lap('resolve');
     const { graph, changes } = this.finish(meta, order, rank, channels);
     lap('finish');
