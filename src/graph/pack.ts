@@ -125,9 +125,11 @@ function keptRows<T extends object>(items: readonly T[], width: number, last: Ke
  * `items` cut into runs of the same objects, in the same order, as in `last` (the records an encode
  * made the last time): `run(i, j, n)` for items[i..i+n) being last[j..j+n), `made(i)` for an item not
  * found in `last`. Used by encoders that a process calls again and again (the watch), to copy what
- * they made for the records an edit did not change.
+ * they made for the records an edit did not change. A caller that passes the same `last` again and
+ * again gives `places`, the map of its records to their places, which it keeps (see placesOf): a
+ * record not found where the last run ended is looked up there, not looked for near it.
  */
-export function runsOf<T>(items: readonly T[], last: readonly T[] | undefined, made: (i: number) => void, run: (i: number, j: number, n: number) => void): void {
+export function runsOf<T>(items: readonly T[], last: readonly T[] | undefined, made: (i: number) => void, run: (i: number, j: number, n: number) => void, places?: () => Map<T, number>): void {
   let at: Map<T, number> | undefined;
   let next = 0;
   let searches = 0;
@@ -136,7 +138,7 @@ export function runsOf<T>(items: readonly T[], last: readonly T[] | undefined, m
     // One record made again where the last one was (a package's record is made on each resolution):
     // made, and the run goes on after it.
     const replaced = last && j === undefined && i + 1 < items.length && last[next + 1] === items[i + 1];
-    if (last && j === undefined && !replaced) j = findKept(items[i], last, next, searches++ < NEAR_SEARCHES ? undefined : (at ??= new Map(last.map((r, k) => [r, k]))));
+    if (last && j === undefined && !replaced) j = findKept(items[i], last, next, places ? (at ??= places()) : searches++ < NEAR_SEARCHES ? undefined : (at ??= placesOf(last)));
     if (j === undefined) {
       made(i);
       i++;
@@ -149,6 +151,13 @@ export function runsOf<T>(items: readonly T[], last: readonly T[] | undefined, m
     i += n;
     next = j + n;
   }
+}
+
+/** Each record of `items` by its place (see runsOf). */
+export function placesOf<T>(items: readonly T[]): Map<T, number> {
+  const at = new Map<T, number>();
+  for (let k = 0; k < items.length; k++) at.set(items[k], k);
+  return at;
 }
 
 /** How far past the last run's end a record is looked for among the last pack's, before a map of them all is made. */
