@@ -105,16 +105,33 @@ export class PartsTable<V, L> {
     };
     for (const key of rebuild) {
       const add = fresh.get(key) ?? [];
-      const list: L[] = [];
-      let j = 0;
+      const kept: L[] = [];
       for (const l of this.lists.get(key) ?? []) {
         const fn = this.fnOf(l);
-        if (fn && touched.has(fn)) continue;
-        const r = rankOf(l);
-        while (j < add.length && rankOf(add[j]) < r) list.push(add[j++]);
-        list.push(l);
+        if (!fn || !touched.has(fn)) kept.push(l);
       }
-      while (j < add.length) list.push(add[j++]);
+      // The kept entries are in rank order (the tail last): each new entry goes before the first one
+      // ranked after it, found by halving, so that a long list (the thousands of sites of a callee
+      // such as fmt.Errorf) is not ranked entry by entry on each edit.
+      let list = kept;
+      if (add.length) {
+        list = [];
+        let from = 0;
+        for (const a of add) {
+          const r = rankOf(a);
+          let lo = from;
+          let hi = kept.length;
+          while (lo < hi) {
+            const mid = (lo + hi) >>> 1;
+            if (rankOf(kept[mid]) < r) lo = mid + 1;
+            else hi = mid;
+          }
+          for (let k = from; k < lo; k++) list.push(kept[k]);
+          list.push(a);
+          from = lo;
+        }
+        for (let k = from; k < kept.length; k++) list.push(kept[k]);
+      }
       if (list.length) this.lists.set(key, list);
       else this.lists.delete(key);
     }
