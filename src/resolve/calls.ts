@@ -617,13 +617,14 @@ export class CallResolver {
 
   /**
    * For a session: the call-site table's parts of `fns` made again (their outcomes forgotten first) and
-   * of `gone` dropped. Returns the callees whose lists changed (see patchFlows).
+   * of `gone` dropped; those of `shifted` (moved functions not resolved again) keep their outcomes and
+   * their parts' callees (see PartsTable.patch). Returns the callees whose lists changed (see patchFlows).
    */
-  patchSites(fns: FuncInfo[], gone: FuncInfo[], moved: Set<FuncInfo>, rank: Rank): Set<string> {
+  patchSites(fns: FuncInfo[], gone: FuncInfo[], moved: Set<FuncInfo>, rank: Rank, shifted?: Set<FuncInfo>): Set<string> {
     this.callSitesOf('');
     this.lastSettled = undefined;
-    for (const fn of [...fns, ...gone]) this.settled.delete(fn);
-    return this.callSites!.patch(fns, gone, moved, (fn) => this.sitePartOf(fn), (fn) => fn.file.active, true, rank);
+    for (const fn of [...fns, ...gone]) if (!shifted?.has(fn)) this.settled.delete(fn);
+    return this.callSites!.patch(fns, gone, moved, (fn) => this.sitePartOf(fn), (fn) => fn.file.active, true, rank, shifted);
   }
 
   /**
@@ -640,9 +641,9 @@ export class CallResolver {
    * For a session: callersTable's parts of `fns` (resolved again) made again, and of `gone` dropped.
    * Returns the callees whose lists changed (see patchFlows).
    */
-  patchCallers(fns: FuncInfo[], gone: FuncInfo[], moved: Set<FuncInfo>, rank: Rank): Set<string> {
+  patchCallers(fns: FuncInfo[], gone: FuncInfo[], moved: Set<FuncInfo>, rank: Rank, shifted?: Set<FuncInfo>): Set<string> {
     if (!this.callers) return new Set();
-    return this.callers.patch(fns, gone, moved, (fn) => this.calleesPart(fn), (fn) => this.listed(fn), true, rank);
+    return this.callers.patch(fns, gone, moved, (fn) => this.calleesPart(fn), (fn) => this.listed(fn), true, rank, shifted);
   }
 
   /** Notes that the current reader read what `key` names (see Deps). */

@@ -60,9 +60,11 @@ export class PartsTable<V, L> {
    * The parts of `redo` made again (those `keep` still wants) and of `gone` dropped, and the lists
    * they touch made again in the order of `rank`. Returns the keys whose lists say something else
    * now: every key of a part whose items differ (by key, and by value when `values` is set), or whose
-   * facts were replaced by others than moved ones (`moved`: functions whose records only moved).
+   * facts were replaced by others than moved ones (`moved`: functions whose records only moved). The
+   * parts of `shifted` (moved functions whose values do not hold positions, as a call's index does
+   * not) keep their keys and values with the new facts, and are not made again.
    */
-  patch(redo: FuncInfo[], gone: FuncInfo[], moved: Set<FuncInfo>, make: (fn: FuncInfo) => Part<V>, keep: (fn: FuncInfo) => boolean, values: boolean, rank: Rank): Set<string> {
+  patch(redo: FuncInfo[], gone: FuncInfo[], moved: Set<FuncInfo>, make: (fn: FuncInfo) => Part<V>, keep: (fn: FuncInfo) => boolean, values: boolean, rank: Rank, shifted?: Set<FuncInfo>): Set<string> {
     if (!this.keep) throw new Error('a table made without its parts cannot be patched');
     const rebuild = new Set<string>();
     const changed = new Set<string>();
@@ -75,7 +77,7 @@ export class PartsTable<V, L> {
     }
     for (const fn of redo) {
       const was = this.drop(fn);
-      const now = keep(fn) ? make(fn) : undefined;
+      const now = !keep(fn) ? undefined : was && shifted?.has(fn) ? { facts: fn.facts, keys: was.keys, values: was.values } : make(fn);
       if (now) this.add(fn, now);
       const a = was?.keys ?? [];
       const b = now?.keys ?? [];
