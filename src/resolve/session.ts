@@ -15,8 +15,9 @@
  * 2. what changed is named: the changed functions' bodies, the field flows and created types they
  *    add to, and the bodies of the functions that name a function that came or went;
  * 3. every query and function that read one of those, directly or through other queries, is dropped
- *    or resolved again, with the moved and changed ones; the call-site table is made again for them,
- *    and the callees whose sites changed are named in turn, until nothing more is named;
+ *    or resolved again, with the changed ones; the call-site table is made again for them, and the
+ *    callees whose sites changed are named in turn, until nothing more is named. A moved function that
+ *    read none of those keeps its last resolution with its lines moved (see shiftOne);
  * 4. the graph's lists are made from the kept outputs (copied in runs from the last graph's), and a
  *    function's channel records are made again when what they read changed (see channelsNow).
  *
