@@ -461,7 +461,7 @@ export class CallResolver {
   callSitesOf(id: string): Site[] {
     if (!this.callSites) {
       if (this.buildingCallSites) return [];
-      this.callSites = new PartsTable<number, Site>(siteOf, (l) => l.fn, undefined, this.deps !== undefined).build(this.siteFunctions(), (fn) => this.sitePartOf(fn));
+      this.callSites = new PartsTable<number, Site>(siteOf, (l) => l.fn, undefined, this.deps !== undefined, refreshSite).build(this.siteFunctions(), (fn) => this.sitePartOf(fn));
       this.queries.absorb(this.siteQueries);
       // Only a session asks the table's engine again (see patchSites): otherwise its answers go.
       if (!this.deps) this.siteQueries = new Queries('q1');
@@ -633,7 +633,7 @@ export class CallResolver {
    * outcomes kept for the edges; a session makes a few functions' parts again (see patchCallers).
    */
   callersTable(): Map<string, Site[]> {
-    this.callers ??= new PartsTable<number, Site>(siteOf, (l) => l.fn, undefined, this.deps !== undefined).build(this.listedFunctions(), (fn) => this.calleesPart(fn));
+    this.callers ??= new PartsTable<number, Site>(siteOf, (l) => l.fn, undefined, this.deps !== undefined, refreshSite).build(this.listedFunctions(), (fn) => this.calleesPart(fn));
     return this.callers.lists;
   }
 
@@ -761,6 +761,11 @@ interface Flow {
 /** A call-site table's entry from a function and the index of its site. */
 function siteOf(fn: FuncInfo, i: number): Site {
   return { fn, call: fn.facts.calls[i] };
+}
+
+/** A call-site table's entry made to read its function's facts now (a function whose lines moved: see PartsTable.patch). */
+function refreshSite(site: Site, fn: FuncInfo, i: number): void {
+  site.call = fn.facts.calls[i];
 }
 
 function walkComps(e: Expr, visit: (e: Expr) => void): void {

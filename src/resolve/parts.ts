@@ -29,8 +29,9 @@ export class PartsTable<V, L> {
    * `item` makes a list's entry from a function and one of its items, `fnOf` tells the function back
    * (undefined for the entries of `tail`, which end a key's list). Without `keep`, the parts are not
    * kept once the lists are made (a build that is not patched: less memory), and patch cannot be used.
+   * `refresh`, when given, makes an entry read a function's facts now, in place (see patch).
    */
-  constructor(private item: (fn: FuncInfo, v: V) => L, private fnOf: (l: L) => FuncInfo | undefined, private tail: Map<string, L[]> = new Map(), private keep = true) {}
+  constructor(private item: (fn: FuncInfo, v: V) => L, private fnOf: (l: L) => FuncInfo | undefined, private tail: Map<string, L[]> = new Map(), private keep = true, private refresh?: (l: L, fn: FuncInfo, v: V) => void) {}
 
   /** The table from the parts of `fns` (in the program's order), made by `make`. */
   build(fns: FuncInfo[], make: (fn: FuncInfo) => Part<V>): this {
@@ -62,7 +63,9 @@ export class PartsTable<V, L> {
    * now: every key of a part whose items differ (by key, and by value when `values` is set), or whose
    * facts were replaced by others than moved ones (`moved`: functions whose records only moved). The
    * parts of `shifted` (moved functions whose values do not hold positions, as a call's index does
-   * not) keep their keys and values with the new facts, and are not made again.
+   * not) keep their keys and values with the new facts, and are not made again; with `refresh`, their
+   * entries are refreshed in place where no other function's change makes a list again (copying a
+   * long list, such as the sites of fmt.Errorf, for each function an edit moved).
    */
   patch(redo: FuncInfo[], gone: FuncInfo[], moved: Set<FuncInfo>, make: (fn: FuncInfo) => Part<V>, keep: (fn: FuncInfo) => boolean, values: boolean, rank: Rank, shifted?: Set<FuncInfo>): Set<string> {
     if (!this.keep) throw new Error('a table made without its parts cannot be patched');
@@ -75,10 +78,17 @@ export class PartsTable<V, L> {
         changed.add(key);
       }
     }
+    // The shifted functions whose entries are refreshed in place (see below).
+    const inPlace: FuncInfo[] = [];
     for (const fn of redo) {
       const was = this.drop(fn);
-      const now = !keep(fn) ? undefined : was && shifted?.has(fn) ? { facts: fn.facts, keys: was.keys, values: was.values } : make(fn);
+      const kept = was && shifted?.has(fn) && keep(fn);
+      const now = kept ? { facts: fn.facts, keys: was.keys, values: was.values } : keep(fn) ? make(fn) : undefined;
       if (now) this.add(fn, now);
+      if (kept && this.refresh) {
+        inPlace.push(fn);
+        continue;
+      }
       const a = was?.keys ?? [];
       const b = now?.keys ?? [];
       const same = a.length === b.length && a.every((k, i) => k === b[i] && (!values || was!.values[i] === now!.values[i]));
@@ -136,6 +146,23 @@ export class PartsTable<V, L> {
       }
       if (list.length) this.lists.set(key, list);
       else this.lists.delete(key);
+    }
+    // A shifted function's entries in a list not made again: the same items, in the order of its part.
+    for (const fn of inPlace) {
+      const part = this.parts.get(fn)!;
+      // Its entries in a list come together, in the order of its part: the next one is looked for from
+      // after the last one refreshed in that list.
+      const next = new Map<string, number>();
+      for (let i = 0; i < part.keys.length; i++) {
+        const key = part.keys[i];
+        if (rebuild.has(key)) continue;
+        const list = this.lists.get(key) ?? [];
+        let at = next.get(key) ?? 0;
+        while (at < list.length && this.fnOf(list[at]) !== fn) at++;
+        if (at === list.length) throw new Error(`an entry of ${fn.id} is missing from the list of ${key}`);
+        this.refresh!(list[at], fn, part.values[i]);
+        next.set(key, at + 1);
+      }
     }
     return changed;
   }
