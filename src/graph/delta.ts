@@ -91,6 +91,8 @@ interface Kept {
   callers: Set<string>;
   into: Set<string>;
   records: Set<string>;
+  /** The last delta's lists of edges by caller and records by ID, which the next starts from when its maker can tell what changed at once (see deltaOf). */
+  made?: { lists: Map<string, DeltaEdge[]>; records: Map<string, string | null> };
 }
 
 let kept: Kept | undefined;
@@ -114,12 +116,13 @@ export function storeDelta(file: string, g: Graph, key: string, disk: StoreOnDis
   const k = kept;
   if (k && k.file === file && disk.base === k.base) {
     // What its maker says may differ from the last graph, when it says so of that graph; else found by comparing the two.
-    if (changes?.since === k.last) {
-      for (const c of changes.callers) k.callers.add(c);
-      for (const c of changes.into) k.into.add(c);
-      for (const id of changes.records) k.records.add(id);
+    const known = changes?.since === k.last ? changes : undefined;
+    if (known) {
+      for (const c of known.callers) k.callers.add(c);
+      for (const c of known.into) k.into.add(c);
+      for (const id of known.records) k.records.add(id);
     } else noteChanges(k, g);
-    const bytes = serialize(deltaOf(k, g));
+    const bytes = serialize(deltaOf(k, g, known));
     if (bytes.length <= DELTA_MAX_BYTES) {
       k.last = g;
       return bytes;
@@ -182,8 +185,55 @@ function gone<T>(items: readonly T[], last: readonly T[], made: (x: T) => void, 
   for (let j = kept.indexOf(0); j >= 0; j = kept.indexOf(0, j + 1)) dropped(last[j]);
 }
 
-/** The delta of graph `g` over the base, from what changed since it. */
-function deltaOf(k: Kept, g: Graph): StoreDelta {
+/**
+ * The delta of graph `g` over the base, from what changed since it: the last delta's with the callers
+ * and records of `changes` made again, when its maker tells their edges and records at once (see
+ * GraphChanges.edgesOf), else from passes over the graph's edges and records (reading each of its
+ * 184,000 edges and 88,000 records on v1.28: 7-9 ms of each edit).
+ */
+function deltaOf(k: Kept, g: Graph, changes?: GraphChanges): StoreDelta {
+  const made = (changes && k.made && changedPart(k, changes)) || madeWhole(k, g);
+  k.made = made;
+  return { stats: g.stats, out: [...made.lists], into: [...k.into], records: [...made.records] };
+}
+
+/** An edge as a delta keeps it (see DeltaEdge). */
+function deltaEdge(e: Edge): DeltaEdge {
+  return [e.callee, e.kind, e.mode, e.file, e.line, e.how, Math.round(e.confidence * 1000)];
+}
+
+/** The record the store picks of an ID's records: the first, unless a later one is active and it is not. */
+function picked(list: readonly SymbolRecord[]): SymbolRecord | undefined {
+  let out: SymbolRecord | undefined;
+  for (const s of list) if (!out || replacesRecord(out.active, s.active)) out = s;
+  return out;
+}
+
+/** k.made with the callers and records of `changes` made again; undefined when their maker cannot tell them. */
+function changedPart(k: Kept, changes: GraphChanges): Kept['made'] {
+  const made = k.made!;
+  const lists = new Map<string, DeltaEdge[]>();
+  for (const id of changes.callers) {
+    const edges = changes.edgesOf?.(id);
+    if (!edges) return undefined;
+    lists.set(id, edges.map(deltaEdge));
+  }
+  const records = changes.records.size > 0 ? changes.recordsOf?.() : new Map<string, SymbolRecord[]>();
+  if (!records) return undefined;
+  // Set in place: a key set again keeps its place, the order in which the base's changes came.
+  for (const [id, list] of lists) {
+    made.lists.set(id, list);
+    for (const e of list) k.into.add(e[0]);
+  }
+  for (const id of changes.records) {
+    const s = picked(records.get(id) ?? []);
+    made.records.set(id, s ? JSON.stringify(s) : null);
+  }
+  return made;
+}
+
+/** The delta's lists and records from passes over the graph (see deltaOf). */
+function madeWhole(k: Kept, g: Graph): NonNullable<Kept['made']> {
   const lists = new Map<string, DeltaEdge[]>();
   for (const c of k.callers) lists.set(c, []);
   if (lists.size > 0) {
@@ -200,26 +250,21 @@ function deltaOf(k: Kept, g: Graph): StoreDelta {
         list = lists.get(caller);
       }
       if (!list) continue;
-      list.push([e.callee, e.kind, e.mode, e.file, e.line, e.how, Math.round(e.confidence * 1000)]);
+      list.push(deltaEdge(e));
       k.into.add(e.callee);
     }
   }
-  // Each changed ID's record as the store picks it: the first, unless a later one is active and it is not.
-  const picked = new Map<string, SymbolRecord | null>();
-  for (const id of k.records) picked.set(id, null);
-  if (picked.size > 0) {
+  // Each changed ID's record as the store picks it (see picked).
+  const byId = new Map<string, SymbolRecord[]>();
+  for (const id of k.records) byId.set(id, []);
+  if (byId.size > 0) {
     const symbols = g.symbols;
-    for (let i = 0; i < symbols.length; i++) {
-      const s = symbols[i];
-      if (!picked.has(s.id)) continue;
-      const prev = picked.get(s.id);
-      if (!prev || replacesRecord(prev.active, s.active)) picked.set(s.id, s);
-    }
+    for (let i = 0; i < symbols.length; i++) byId.get(symbols[i].id)?.push(symbols[i]);
   }
-  return {
-    stats: g.stats,
-    out: [...lists],
-    into: [...k.into],
-    records: [...picked].map(([id, s]) => [id, s ? JSON.stringify(s) : null]),
-  };
+  const records = new Map<string, string | null>();
+  for (const [id, list] of byId) {
+    const s = picked(list);
+    records.set(id, s ? JSON.stringify(s) : null);
+  }
+  return { lists, records };
 }

@@ -113,6 +113,13 @@ export interface GraphChanges {
   callers: ReadonlySet<string>;
   into: ReadonlySet<string>;
   records: ReadonlySet<string>;
+  /**
+   * The new graph's edges of caller `id`, in its order, as the maker has them at once (no pass over
+   * the graph's edges); undefined when it cannot tell. Asked only before the maker changes again.
+   */
+  edgesOf?: (id: string) => readonly Edge[] | undefined;
+  /** The new graph's records of the IDs in `records`, each ID's in its order (an ID it lacks has none); undefined when the maker cannot tell. */
+  recordsOf?: () => ReadonlyMap<string, readonly SymbolRecord[]> | undefined;
 }
 
 export interface Graph {

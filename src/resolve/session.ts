@@ -274,6 +274,8 @@ export class ResolveSession {
     const { edges, unresolved, kinds, goroutines, dropped } = (this.last = this.collect(order, rank));
     const callers = new Set([...this.touched].map((fn) => fn.id));
     const records = new Set<string>();
+    // The packages whose records were made again.
+    const remade = new Set<PkgInfo>();
     this.touched.clear();
     const diagnostics = [...meta.diagnostics, ...factsDiagnostics(this.packageInputs)];
     const symbolsOf = (file: FileInfo) => {
@@ -282,6 +284,7 @@ export class ResolveSession {
         this.symbols.set(file, (list = fileSymbols(file, this.resolver.types)));
         for (const r of [...(this.staleSymbols.get(file) ?? []), ...list]) records.add(r.id);
         this.staleSymbols.delete(file);
+        remade.add(file.pkg);
       }
       return list;
     };
@@ -293,6 +296,7 @@ export class ResolveSession {
       if (was && was.name === now.name && was.file === now.file) return was;
       this.packageSymbols.set(pkg, now);
       records.add(now.id);
+      remade.add(pkg);
       return now;
     };
     const graph = this.deps.none(() => finishGraph(this.program, this.resolver, edges, unresolved, { ...meta, diagnostics }, { fileSymbols: symbolsOf, packageSymbol: packageOf, goroutines, kinds, channels: this.channelsNow(channels, rank) }));
@@ -301,7 +305,48 @@ export class ResolveSession {
     // Every file's records made before this graph, but those made again for it (see apply).
     const known = since && dropped && this.staleSymbols.size === 0;
     this.staleSymbols.clear();
-    return { graph, changes: known ? { since, callers, into: dropped, records } : undefined };
+    if (!known) return { graph };
+    return { graph, changes: { since, callers, into: dropped, records, edgesOf: (id) => this.edgesOf(id), recordsOf: () => this.recordsOf(records, remade) } };
+  }
+
+  /**
+   * The last graph's edges of caller `id` (see GraphChanges.edgesOf): its function's kept output.
+   * Undefined for a package's initializers, which share one ID.
+   */
+  private edgesOf(id: string): readonly Edge[] | undefined {
+    const fn = this.program.funcs.get(id);
+    if (!fn) return [];
+    if (fn.facts.local === 'init') return undefined;
+    return fn.file.active ? this.outputs.get(fn)?.edges : [];
+  }
+
+  /**
+   * The last graph's records of the IDs `ids`, all of packages `pkgs` (see GraphChanges.recordsOf): an
+   * ID's records are its package's, in the order the graph lists them (the package's own, then its
+   * files'). Undefined when an ID could be another package's too (a path with a dot after its last slash).
+   */
+  private recordsOf(ids: ReadonlySet<string>, pkgs: ReadonlySet<PkgInfo>): Map<string, SymbolRecord[]> | undefined {
+    for (const id of ids) {
+      let owners = 0;
+      for (let i = id.indexOf('.'); ; i = id.indexOf('.', i + 1)) {
+        const pkg = this.program.packages.get(i < 0 ? id : id.slice(0, i));
+        if (pkg && (!pkgs.has(pkg) || ++owners > 1)) return undefined;
+        if (i < 0) break;
+      }
+      if (owners === 0) return undefined;
+    }
+    const out = new Map<string, SymbolRecord[]>();
+    const add = (r: SymbolRecord) => {
+      if (!ids.has(r.id)) return;
+      const list = out.get(r.id);
+      if (list) list.push(r);
+      else out.set(r.id, [r]);
+    };
+    for (const pkg of pkgs) {
+      add(this.packageSymbols.get(pkg) ?? packageSymbol(pkg));
+      for (const file of pkg.files) for (const r of this.symbols.get(file) ?? []) add(r);
+    }
+    return out;
   }
 
   /**
