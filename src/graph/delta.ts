@@ -13,9 +13,11 @@
  * - the graph's stats.
  * GraphStore.applyDelta reads a store through it and answers as the store written whole would.
  *
- * The writer keeps the last graph it was given and accumulates what changed since the base: each
- * edit's records and edges are compared with the last graph's by identity, in runs (an edit's graph
- * takes the records the edit left alone from the graph before it, see runsOf).
+ * The writer keeps the last graph it was given and accumulates what changed since the base: what the
+ * graph's maker says changed (GraphChanges), else each edit's records and edges compared with the last
+ * graph's by identity, in runs (an edit's graph takes the records the edit left alone from the graph
+ * before it, see runsOf). It keeps the last delta's lists and records too, and makes again only those
+ * of an edit's changes when the maker tells them at once.
  */
 import { deserialize, serialize } from 'node:v8';
 import type { Edge, EdgeKind, EdgeMode, Graph, GraphChanges, SymbolRecord } from '../model/index.js';
