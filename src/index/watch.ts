@@ -18,6 +18,7 @@ import { watch, type FSWatcher } from 'node:fs';
 import { dirname, relative, sep } from 'node:path';
 import { manifestPaths, readFreshness } from './stored.js';
 import { PackMemo } from './cache.js';
+import { collectYoung } from './young.js';
 import type { IndexOptions, IndexResult } from './build.js';
 
 export interface WatchOptions extends IndexOptions {
@@ -208,6 +209,8 @@ export function watchWith(build: (opts: IndexOptions) => IndexResult, dir: strin
     }
     if (fromEvents) verifier = setTimeout(() => runBuild(false, true), verifyMs);
     opts.onBuild({ result, ms: end - t, sinceEvent: since === undefined ? undefined : end - since, touched: names, changed, watching: watchers.size, fromEvents });
+    // Reported: the young generation is emptied while the watch waits (see collectYoung).
+    setImmediate(collectYoung);
   };
 
   if (opts.signal?.aborted) close();

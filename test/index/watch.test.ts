@@ -6,6 +6,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { appendFileSync, cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { constants, performance, PerformanceObserver, type PerformanceEntry } from 'node:perf_hooks';
 import { join, resolve } from 'node:path';
 import { buildIndex, watchIndex, type IndexOptions, type IndexResult, type WatchBuild } from '../../src/index/build.js';
 import { indexDir } from '../../src/index/stored.js';
@@ -126,6 +127,30 @@ describe('index --watch (watchIndex)', () => {
     } finally {
       stop.abort();
       await w.closed;
+    }
+  });
+
+  it('asks for a collection of the young generation once a build is reported, while it waits', async () => {
+    const loc = tree();
+    const asked: number[] = [];
+    const obs = new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) {
+        const d = (e as PerformanceEntry & { detail?: { kind?: number; flags?: number } }).detail;
+        if (d?.kind === constants.NODE_PERFORMANCE_GC_MINOR && ((d.flags ?? 0) & constants.NODE_PERFORMANCE_GC_FLAGS_FORCED) !== 0) asked.push(e.startTime);
+      }
+    });
+    obs.observe({ entryTypes: ['gc'] });
+    const { next, stop } = watching(loc);
+    try {
+      const first = await next();
+      assert.ok(first && 'build' in first, 'the first build is reported');
+      const reported = performance.now();
+      for (let i = 0; i < 50 && asked.length === 0; i++) await new Promise((r) => setTimeout(r, 10));
+      assert.equal(asked.length, 1, 'one collection was asked for');
+      assert.ok(asked[0] >= reported, 'after the build was reported');
+    } finally {
+      stop.abort();
+      obs.disconnect();
     }
   });
 
