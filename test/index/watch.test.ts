@@ -145,9 +145,10 @@ describe('index --watch (watchIndex)', () => {
       const first = await next();
       assert.ok(first && 'build' in first, 'the first build is reported');
       const reported = performance.now();
-      for (let i = 0; i < 50 && asked.length === 0; i++) await new Promise((r) => setTimeout(r, 10));
-      assert.equal(asked.length, 1, 'one collection was asked for');
-      assert.ok(asked[0] >= reported, 'after the build was reported');
+      // (A watch of an earlier test may still ask for one: only those after this build count.)
+      const after = () => asked.filter((t) => t >= reported).length;
+      for (let i = 0; i < 50 && after() === 0; i++) await new Promise((r) => setTimeout(r, 10));
+      assert.ok(after() >= 1, 'a collection was asked for after the build was reported');
     } finally {
       stop.abort();
       obs.disconnect();
