@@ -1,6 +1,6 @@
 /** The graph from a program's resolved edges: symbols, goroutines, channels and counts added. */
 import type { BuildContext, ChannelOpRecord, Diagnostic, Edge, Graph, GoroutineRecord, SymbolRecord, UnresolvedSite } from '../model/index.js';
-import type { FileInfo, PkgInfo, Program } from './program.js';
+import type { Program } from './program.js';
 import type { CallResolver } from './calls.js';
 import { collectSymbols } from './symbols.js';
 import { collectChannels, collectGoroutines } from './concurrency.js';
@@ -13,13 +13,12 @@ export interface ResolveMeta {
 }
 
 /**
- * `kept`, when given, has the parts a session keeps: each file's symbol records (made when missing)
- * and each package's own record (the same object while it reads the same),
- * the goroutines the program starts, the edges counted by kind (in the order the edges first have
- * the kinds) and the channel records.
+ * `kept`, when given, has the parts a session keeps: the symbol records (see SymbolSlots), the
+ * goroutines the program starts, the edges counted by kind (in the order the edges first have the
+ * kinds) and the channel records.
  */
-export function finishGraph(program: Program, resolver: CallResolver, edges: Edge[], unresolved: UnresolvedSite[], meta: ResolveMeta, kept?: { fileSymbols: (file: FileInfo) => SymbolRecord[]; packageSymbol: (pkg: PkgInfo) => SymbolRecord; goroutines: GoroutineRecord[]; kinds: Map<string, number>; channels: ChannelOpRecord[] }): Graph {
-  const symbols = collectSymbols(program, resolver.types, kept?.fileSymbols, kept?.packageSymbol);
+export function finishGraph(program: Program, resolver: CallResolver, edges: Edge[], unresolved: UnresolvedSite[], meta: ResolveMeta, kept?: { symbols: SymbolRecord[]; goroutines: GoroutineRecord[]; kinds: Map<string, number>; channels: ChannelOpRecord[] }): Graph {
+  const symbols = kept ? kept.symbols : collectSymbols(program, resolver.types);
   const goroutines = kept ? kept.goroutines : collectGoroutines(program, resolver, edges);
   const channels = kept ? kept.channels : collectChannels(program, resolver);
   const stats: Record<string, number> = {

@@ -32,7 +32,7 @@ import { factsDiagnostics } from './program.js';
 import { CallResolver } from './calls.js';
 import { Deps } from './deps.js';
 import { finishGraph, type ResolveMeta } from './finish.js';
-import { fileSymbols, packageSymbol } from './symbols.js';
+import { fileSymbols, packageSymbol, SymbolSlots } from './symbols.js';
 import type { Rank } from './parts.js';
 import { channelsOf, goEdges, goroutinesOf } from './concurrency.js';
 
@@ -134,6 +134,8 @@ export class ResolveSession {
   private goroutines = new Map<FuncInfo, GoroutineRecord[]>();
   /** Each file's symbol records, made again when its facts are replaced. */
   private symbols = new Map<FileInfo, SymbolRecord[]>();
+  /** The last graph's symbol list, by package and file (see SymbolSlots). */
+  private slots?: SymbolSlots;
   /** Each package's own symbol record, kept while it reads the same (see finish). */
   private packageSymbols = new Map<PkgInfo, SymbolRecord>();
   /** The records the last graph had of the files whose records are to be made again (see finish). */
@@ -299,7 +301,11 @@ export class ResolveSession {
       remade.add(pkg);
       return now;
     };
-    const graph = this.deps.none(() => finishGraph(this.program, this.resolver, edges, unresolved, { ...meta, diagnostics }, { fileSymbols: symbolsOf, packageSymbol: packageOf, goroutines, kinds, channels: this.channelsNow(channels, rank) }));
+    // After an update, the records of the files it changed (and of their packages) are made again in
+    // the last list; else every record is listed again.
+    const stale = [...this.staleSymbols.keys()];
+    const symbols = this.deps.none(() => (rank && this.slots ? this.slots.update(stale, symbolsOf, packageOf) : (this.slots = SymbolSlots.of(this.program, symbolsOf, packageOf)).list));
+    const graph = this.deps.none(() => finishGraph(this.program, this.resolver, edges, unresolved, { ...meta, diagnostics }, { symbols, goroutines, kinds, channels: this.channelsNow(channels, rank) }));
     const since = this.lastGraph;
     this.lastGraph = graph;
     // Every file's records made before this graph, but those made again for it (see apply).

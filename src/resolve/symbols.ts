@@ -13,6 +13,72 @@ export function collectSymbols(program: Program, types: Types, ofFile: (file: Fi
   return out;
 }
 
+/**
+ * The symbol list as collectSymbols makes it, kept with where each package's own record and each
+ * file's records are in it (its *slots*), for a session: after an edit it makes again only the records
+ * of the files the edit changed (and of their packages), and keeps the rest in place. A pass over
+ * every package and file, pushing 88,000 records into a list that grew step by step, took about 5 ms
+ * of each edit on v1.28. A session's edits keep the packages and their files (see session.ts).
+ */
+export class SymbolSlots {
+  private constructor(
+    private readonly slotOf: Map<PkgInfo | FileInfo, number>,
+    /** Where each slot's records start in the list, and (last) where the list ends. */
+    private starts: Int32Array,
+    public list: SymbolRecord[],
+  ) {}
+
+  static of(program: Program, ofFile: (file: FileInfo) => SymbolRecord[], ofPackage: (pkg: PkgInfo) => SymbolRecord): SymbolSlots {
+    const slotOf = new Map<PkgInfo | FileInfo, number>();
+    const starts: number[] = [];
+    const list: SymbolRecord[] = [];
+    for (const pkg of program.packages.values()) {
+      slotOf.set(pkg, starts.length);
+      starts.push(list.length);
+      list.push(ofPackage(pkg));
+      for (const file of pkg.files) {
+        slotOf.set(file, starts.length);
+        starts.push(list.length);
+        for (const r of ofFile(file)) list.push(r);
+      }
+    }
+    starts.push(list.length);
+    return new SymbolSlots(slotOf, Int32Array.from(starts), list);
+  }
+
+  /** The list with the records of `files` and of their packages made again (the same list when there are none). */
+  update(files: Iterable<FileInfo>, ofFile: (file: FileInfo) => SymbolRecord[], ofPackage: (pkg: PkgInfo) => SymbolRecord): SymbolRecord[] {
+    const made = new Map<number, SymbolRecord[]>();
+    for (const file of files) {
+      const at = this.slotOf.get(file);
+      const pkgAt = this.slotOf.get(file.pkg);
+      if (at === undefined || pkgAt === undefined) throw new Error(`${file.facts.path}: not a file the symbol list was made with`);
+      made.set(at, ofFile(file));
+      made.set(pkgAt, [ofPackage(file.pkg)]);
+    }
+    if (made.size === 0) return this.list;
+    const slots = [...made.keys()].sort((x, y) => x - y);
+    const { starts, list } = this;
+    const pieces: SymbolRecord[][] = [];
+    let from = 0;
+    for (const k of slots) {
+      pieces.push(list.slice(from, starts[k]), made.get(k)!);
+      from = starts[k + 1];
+    }
+    pieces.push(list.slice(from));
+    // Each slot from the first one made again starts where the lengths before it now put it.
+    const next = starts.slice();
+    for (let k = slots[0], shift = 0; k < next.length - 1; k++) {
+      const mine = made.get(k);
+      if (mine) shift += mine.length - (starts[k + 1] - starts[k]);
+      next[k + 1] = starts[k + 1] + shift;
+    }
+    this.starts = next;
+    this.list = ([] as SymbolRecord[]).concat(...pieces);
+    return this.list;
+  }
+}
+
 /** A package's own record: its path and name, and its first file at line 1. */
 export function packageSymbol(pkg: PkgInfo): SymbolRecord {
   return { id: pkg.path, kind: 'package', pkg: pkg.path, name: pkg.name, file: pkg.files[0]?.facts.path ?? '', line: 1, endLine: 1, fingerprint: '', active: true };
