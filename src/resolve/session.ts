@@ -47,6 +47,36 @@ interface Output {
 /** The readers under which the channel records are made: this and the function's ID (see ResolveSession.channelsNow). */
 const CHANNELS = 'c:';
 
+/**
+ * After an update, the functions whose channel records read only bodies that moved (see shiftOne):
+ * their IDs, the lines of each one that moved itself (old to new), and each changed file's lines.
+ */
+interface ChannelMoves {
+  ids: Set<string>;
+  own: Map<string, Map<number, number>>;
+  files: Map<string, Map<number, number>>;
+}
+
+/**
+ * A function's channel records with their lines moved: its own by `own` (when it moved), and the lines
+ * of the `make@FILE:LINE` origins they name by the moved lines of that file (a line there that did
+ * not move stays). Undefined when a line of its own has no new line (the records are made again).
+ */
+function movedRecords(records: ChannelOpRecord[], own: Map<number, number> | undefined, files: Map<string, Map<number, number>>): ChannelOpRecord[] | undefined {
+  const out: ChannelOpRecord[] = [];
+  for (const r of records) {
+    const line = own ? own.get(r.line) : r.line;
+    if (line === undefined) return undefined;
+    const origins = r.origins?.map((o) => {
+      const m = /^make@(.*):(\d+)$/.exec(o);
+      const to = m && files.get(m[1])?.get(Number(m[2]));
+      return to === undefined || to === null ? o : `make@${m![1]}:${to}`;
+    });
+    out.push(line === r.line && origins?.every((o, i) => o === r.origins![i]) !== false ? r : { ...r, line, origins });
+  }
+  return out;
+}
+
 /** What a graph was made of, kept for the next (see ResolveSession.collect). */
 interface Collected {
   order: FuncInfo[];
@@ -272,7 +302,7 @@ export class ResolveSession {
    * (see GraphChanges): the edges of the functions resolved again or gone, the records of the files
    * whose records were made again and of the packages whose record changed.
    */
-  private finish(meta: ResolveMeta, order = this.order(), rank?: Rank, channels?: Set<string>): { graph: Graph; changes?: GraphChanges } {
+  private finish(meta: ResolveMeta, order = this.order(), rank?: Rank, channels?: Set<string>, moves?: ChannelMoves): { graph: Graph; changes?: GraphChanges } {
     const { edges, unresolved, kinds, goroutines, dropped } = (this.last = this.collect(order, rank));
     const callers = new Set([...this.touched].map((fn) => fn.id));
     const records = new Set<string>();
@@ -305,7 +335,7 @@ export class ResolveSession {
     // the last list; else every record is listed again.
     const stale = [...this.staleSymbols.keys()];
     const symbols = this.deps.none(() => (rank && this.slots ? this.slots.update(stale, symbolsOf, packageOf) : (this.slots = SymbolSlots.of(this.program, symbolsOf, packageOf)).list));
-    const graph = this.deps.none(() => finishGraph(this.program, this.resolver, edges, unresolved, { ...meta, diagnostics }, { symbols, goroutines, kinds, channels: this.channelsNow(channels, rank) }));
+    const graph = this.deps.none(() => finishGraph(this.program, this.resolver, edges, unresolved, { ...meta, diagnostics }, { symbols, goroutines, kinds, channels: this.channelsNow(channels, rank, moves) }));
     const since = this.lastGraph;
     this.lastGraph = graph;
     // Every file's records made before this graph, but those made again for it (see apply).
@@ -362,9 +392,19 @@ export class ResolveSession {
    * every function's are made. Making them all again took 60-80 ms of an edit on v1.28 (the records
    * of some 380 functions, after any edit that changed what one of them read).
    */
-  private channelsNow(redo?: Set<string>, rank?: Rank): ChannelOpRecord[] {
+  private channelsNow(redo?: Set<string>, rank?: Rank, moves?: ChannelMoves): ChannelOpRecord[] {
     const was = redo && rank ? this.channels : undefined;
-    if (was && redo!.size === 0) return was.list;
+    if (was && moves) {
+      // Records that only moved: their lines, and the lines of the origins they name, moved with them.
+      for (const id of moves.ids) {
+        const kept = was.byId.get(id);
+        if (redo!.has(id) || !kept) continue;
+        const records = movedRecords(kept.records, moves.own.get(id), moves.files);
+        if (records) was.byId.set(id, { fn: kept.fn, records });
+        else redo!.add(id);
+      }
+    }
+    if (was && redo!.size === 0 && !moves?.ids.size) return was.list;
     const byId = was?.byId ?? new Map<string, { fn: FuncInfo; records: ChannelOpRecord[] }>();
     // The callers' table is made outside the readers: what making it reads is not what the records read.
     const callersOf = this.deps.none(() => this.resolver.callersTable());
@@ -705,8 +745,8 @@ export class ResolveSession {
     const done = new Set<FuncInfo>();
     // The functions whose channel records must be made again, by ID (see channelsNow).
     const channels = new Set<string>();
-    const chansOf = (readers: Iterable<string>) => {
-      for (const k of readers) if (k.startsWith(CHANNELS)) channels.add(k.slice(CHANNELS.length));
+    const chansOf = (readers: Iterable<string>, into = channels) => {
+      for (const k of readers) if (k.startsWith(CHANNELS)) into.add(k.slice(CHANNELS.length));
     };
     let first = true;
     for (let keys = seeds; keys.size > 0 || first; first = false) {
@@ -746,13 +786,28 @@ export class ResolveSession {
     const callers = r.patchCallers([...redo], gone, moved, rank, shifted);
     this.startsOf(redo);
     // The channel records read the bodies of the functions they follow, not the answers a function's
-    // resolution depends on alone: any function resolved again (lines moved too) counts, as does a
-    // function whose callers changed. A function that has or had channel operations and was resolved
-    // again or went has its own made again.
-    for (const fn of [...redo, ...gone]) if (fn.facts.chans.length > 0 || this.channels?.byId.has(fn.id)) channels.add(fn.id);
-    chansOf(this.deps.readersOf([...[...done].map((top) => `b:${r.unitOf(top)}`), ...[...callers].map((id) => `k:${id}`)]));
+    // resolution depends on alone: any function resolved again counts, as does a function whose
+    // callers changed. A function that has or had channel operations and was resolved again or went
+    // has its own made again. Those that read only bodies that moved (their own included) have their
+    // lines moved instead (see movedRecords).
+    const moves: ChannelMoves = { ids: new Set(), own: new Map(), files: new Map() };
+    for (const fn of [...redo, ...gone]) {
+      if (fn.facts.chans.length === 0 && !this.channels?.byId.has(fn.id)) continue;
+      if (shifted.has(fn)) {
+        moves.ids.add(fn.id);
+        moves.own.set(fn.id, movedTops.get(topOf(fn))!);
+      } else channels.add(fn.id);
+    }
+    chansOf(this.deps.readersOf([...[...done].filter((top) => !shiftOnly.has(top)).map((top) => `b:${r.unitOf(top)}`), ...[...callers].map((id) => `k:${id}`)]));
+    chansOf(this.deps.readersOf([...shiftOnly].map((top) => `b:${r.unitOf(top)}`)), moves.ids);
+    for (const [top, lines] of movedTops) {
+      const path = top.file.facts.path;
+      let all = moves.files.get(path);
+      if (!all) moves.files.set(path, (all = new Map()));
+      for (const [from, to] of lines) all.set(from, to);
+    }
     lap('resolve');
-    const { graph, changes } = this.finish(meta, order, rank, channels);
+    const { graph, changes } = this.finish(meta, order, rank, channels, moves);
     lap('finish');
     return { graph, changes, functions: order.length, redone: redo.size, timings };
   }
