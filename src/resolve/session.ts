@@ -388,8 +388,8 @@ export class ResolveSession {
   /**
    * The channel records, one function's at a time (see channelsOf): each function's made as reader
    * CHANNELS and its ID, so that an update can tell which read what changed (see apply). With `redo`
-   * (an update's), those of the functions it names are made again and the others kept; without it,
-   * every function's are made. Making them all again took 60-80 ms of an edit on v1.28 (the records
+   * (an update's), those of the functions it names are made again, those of `moves` have their lines
+   * moved (see movedRecords) and the others are kept; without it, every function's are made. Making them all again took 60-80 ms of an edit on v1.28 (the records
    * of some 380 functions, after any edit that changed what one of them read).
    */
   private channelsNow(redo?: Set<string>, rank?: Rank, moves?: ChannelMoves): ChannelOpRecord[] {
