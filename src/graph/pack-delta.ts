@@ -62,12 +62,12 @@ interface Kept {
   count: number;
   ids: Map<string, number>;
   /**
-   * Each table's records by their places in the graph (see runsOf), made by the first delta that
-   * looks one up and kept for the next: an edit's records made again (a thousand edges for a call
-   * added to a method of `kubelet.go`) were each looked for among the 4,096 after the last run's end,
-   * 10-15 ms of each edit's delta on v1.28.
+   * Each table's records by their places in the graph (see runsOf), made with the file and kept for
+   * every delta: an edit's records made again (a thousand edges for a call added to a method of
+   * `kubelet.go`) were each looked for among the 4,096 after the last run's end, 10-15 ms of each
+   * edit's delta on v1.28.
    */
-  places: { edges?: Map<Edge, number>; symbols?: Map<SymbolRecord, number>; unresolved?: Map<UnresolvedSite, number> };
+  places: { edges: Map<Edge, number>; symbols: Map<SymbolRecord, number>; unresolved: Map<UnresolvedSite, number> };
 }
 
 let kept: Kept | undefined;
@@ -112,9 +112,9 @@ export function packDelta(file: string, g: Graph, disk: PackOnDisk): PackDelta |
     return { runs: Int32Array.from(runs), rows: out };
   };
   const { places, graph: base } = k;
-  const edges = table(g.edges, base.edges, () => (places.edges ??= placesOf(base.edges)), EDGE_W, make.edge);
-  const symbols = edges && table(g.symbols, base.symbols, () => (places.symbols ??= placesOf(base.symbols)), SYM_W, make.symbol);
-  const unresolved = symbols && table(g.unresolved, base.unresolved, () => (places.unresolved ??= placesOf(base.unresolved)), UNRES_W, make.unresolved);
+  const edges = table(g.edges, base.edges, () => places.edges, EDGE_W, make.edge);
+  const symbols = edges && table(g.symbols, base.symbols, () => places.symbols, SYM_W, make.symbol);
+  const unresolved = symbols && table(g.unresolved, base.unresolved, () => places.unresolved, UNRES_W, make.unresolved);
   if (!edges || !symbols || !unresolved) return undefined;
   kept = k;
   return { base: k.base, baseStrings: k.count, strings: added, edges, symbols, unresolved, rest: restOf(g) };
@@ -128,10 +128,11 @@ export function packDelta(file: string, g: Graph, disk: PackOnDisk): PackDelta |
 export function packWritten(file: string, g: Graph, label: string, strings: readonly string[], disk?: PackOnDisk): void {
   kept = undefined;
   if (disk && (disk.base !== label || disk.holds !== label || disk.moves)) return;
-  // The ids are made here, in the build that wrote the file, not in the first edit after it.
+  // The ids and the records' places are made here, in the build that wrote the file (or the watch's
+  // warm start), not in the first edit after it.
   const ids = new Map<string, number>();
   for (let i = 0; i < strings.length; i++) ids.set(strings[i], i);
-  kept = { file, base: label, graph: g, count: strings.length, ids, places: {} };
+  kept = { file, base: label, graph: g, count: strings.length, ids, places: { edges: placesOf(g.edges), symbols: placesOf(g.symbols), unresolved: placesOf(g.unresolved) } };
 }
 
 /** Forgets the graph file the deltas go with. */
