@@ -130,7 +130,7 @@ export function storeDelta(file: string, g: Graph, key: string, disk: StoreOnDis
       return bytes;
     }
   }
-  kept = { file, base: key, last: g, callers: new Set(), into: new Set(), records: new Set() };
+  kept = newBase(file, key, g);
   return undefined;
 }
 
@@ -140,7 +140,7 @@ export function storeDelta(file: string, g: Graph, key: string, disk: StoreOnDis
  * (see warmIndex), so that its first edit is written as a delta too.
  */
 export function takeDeltaBase(file: string, g: Graph, key: string, disk: StoreOnDisk): void {
-  kept = disk.base === key && disk.holds === key && !disk.moves ? { file, base: key, last: g, callers: new Set(), into: new Set(), records: new Set() } : undefined;
+  kept = disk.base === key && disk.holds === key && !disk.moves ? newBase(file, key, g) : undefined;
 }
 
 /**
@@ -164,6 +164,14 @@ export function moveDeltaLines(bytes: Buffer, shifts: readonly FileMove[]): Buff
     return m && rec.id !== rec.pkg ? [id, JSON.stringify(movedRecordOr(rec, m.lines, m.fields))] : [id, json];
   });
   return serialize(d);
+}
+
+/**
+ * What the writer keeps for a new base: nothing changed since it, so the delta's lists and records
+ * start empty (and the first delta after it makes only its edit's, as the next ones do).
+ */
+function newBase(file: string, base: string, g: Graph): Kept {
+  return { file, base, last: g, callers: new Set(), into: new Set(), records: new Set(), made: { lists: new Map(), records: new Map() } };
 }
 
 /** Forgets the store the deltas go with (a process that no longer writes it). */
