@@ -97,7 +97,7 @@ export function packDelta(file: string, g: Graph, disk: PackOnDisk): PackDelta |
     },
   });
   let rows = 0;
-  const table = <T>(items: readonly T[], base: readonly T[], places: () => Map<T, number>, width: number, row: (x: T, rows: Int32Array, o: number) => void): TableDelta | undefined => {
+  const table = <T>(items: readonly T[], base: readonly T[], places: Map<T, number>, width: number, row: (x: T, rows: Int32Array, o: number) => void): TableDelta | undefined => {
     const runs: number[] = [];
     const made: number[] = [];
     runsOf(items, base, (i) => {
@@ -112,9 +112,9 @@ export function packDelta(file: string, g: Graph, disk: PackOnDisk): PackDelta |
     return { runs: Int32Array.from(runs), rows: out };
   };
   const { places, graph: base } = k;
-  const edges = table(g.edges, base.edges, () => places.edges, EDGE_W, make.edge);
-  const symbols = edges && table(g.symbols, base.symbols, () => places.symbols, SYM_W, make.symbol);
-  const unresolved = symbols && table(g.unresolved, base.unresolved, () => places.unresolved, UNRES_W, make.unresolved);
+  const edges = table(g.edges, base.edges, places.edges, EDGE_W, make.edge);
+  const symbols = edges && table(g.symbols, base.symbols, places.symbols, SYM_W, make.symbol);
+  const unresolved = symbols && table(g.unresolved, base.unresolved, places.unresolved, UNRES_W, make.unresolved);
   if (!edges || !symbols || !unresolved) return undefined;
   kept = k;
   return { base: k.base, baseStrings: k.count, strings: added, edges, symbols, unresolved, rest: restOf(g) };

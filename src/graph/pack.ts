@@ -129,7 +129,7 @@ function keptRows<T extends object>(items: readonly T[], width: number, last: Ke
  * again gives `places`, the map of its records to their places, which it keeps (see placesOf): a
  * record not found where the last run ended is looked up there, not looked for near it.
  */
-export function runsOf<T>(items: readonly T[], last: readonly T[] | undefined, made: (i: number) => void, run: (i: number, j: number, n: number) => void, places?: () => Map<T, number>): void {
+export function runsOf<T>(items: readonly T[], last: readonly T[] | undefined, made: (i: number) => void, run: (i: number, j: number, n: number) => void, places?: Map<T, number>): void {
   let at: Map<T, number> | undefined;
   let next = 0;
   let searches = 0;
@@ -138,7 +138,7 @@ export function runsOf<T>(items: readonly T[], last: readonly T[] | undefined, m
     // One record made again where the last one was (a package's record is made on each resolution):
     // made, and the run goes on after it.
     const replaced = last && j === undefined && i + 1 < items.length && last[next + 1] === items[i + 1];
-    if (last && j === undefined && !replaced) j = findKept(items[i], last, next, places ? (at ??= places()) : searches++ < NEAR_SEARCHES ? undefined : (at ??= placesOf(last)));
+    if (last && j === undefined && !replaced) j = findKept(items[i], last, next, places ?? (searches++ < NEAR_SEARCHES ? undefined : (at ??= placesOf(last))));
     if (j === undefined) {
       made(i);
       i++;

@@ -82,10 +82,10 @@ export class PartsTable<V, L> {
     const inPlace: FuncInfo[] = [];
     for (const fn of redo) {
       const was = this.drop(fn);
-      const kept = was && shifted?.has(fn) && keep(fn);
-      const now = kept ? { facts: fn.facts, keys: was.keys, values: was.values } : keep(fn) ? make(fn) : undefined;
+      const reuse = was && shifted?.has(fn) && keep(fn);
+      const now = reuse ? { facts: fn.facts, keys: was.keys, values: was.values } : keep(fn) ? make(fn) : undefined;
       if (now) this.add(fn, now);
-      if (kept && this.refresh) {
+      if (reuse && this.refresh) {
         inPlace.push(fn);
         continue;
       }

@@ -77,6 +77,18 @@ function movedRecords(records: ChannelOpRecord[], own: Map<number, number> | und
   return out;
 }
 
+/** Records with their lines moved by `lines` (old line to new; a record whose line did not move is kept), or undefined when a line has no new line. */
+function withLinesMoved<T extends { line: number }>(records: readonly T[], lines: Map<number, number>): T[] | undefined {
+  const out: T[] = new Array(records.length);
+  for (let i = 0; i < records.length; i++) {
+    const r = records[i];
+    const line = lines.get(r.line);
+    if (line === undefined) return undefined;
+    out[i] = line === r.line ? r : { ...r, line };
+  }
+  return out;
+}
+
 /** What a graph was made of, kept for the next (see ResolveSession.collect). */
 interface Collected {
   order: FuncInfo[];
@@ -252,21 +264,9 @@ export class ResolveSession {
    */
   private shiftOne(fn: FuncInfo, lines: Map<number, number>): boolean {
     const was = this.outputs.get(fn);
-    if (!was) return false;
-    const edges: Edge[] = new Array(was.edges.length);
-    const unresolved: UnresolvedSite[] = new Array(was.unresolved.length);
-    for (let i = 0; i < edges.length; i++) {
-      const e = was.edges[i];
-      const line = lines.get(e.line);
-      if (line === undefined) return false;
-      edges[i] = line === e.line ? e : { ...e, line };
-    }
-    for (let i = 0; i < unresolved.length; i++) {
-      const u = was.unresolved[i];
-      const line = lines.get(u.line);
-      if (line === undefined) return false;
-      unresolved[i] = line === u.line ? u : { ...u, line };
-    }
+    const edges = was && withLinesMoved(was.edges, lines);
+    const unresolved = edges && withLinesMoved(was!.unresolved, lines);
+    if (!unresolved) return false;
     this.outputs.set(fn, { edges, unresolved });
     this.touched.add(fn);
     return true;
@@ -389,8 +389,9 @@ export class ResolveSession {
    * The channel records, one function's at a time (see channelsOf): each function's made as reader
    * CHANNELS and its ID, so that an update can tell which read what changed (see apply). With `redo`
    * (an update's), those of the functions it names are made again, those of `moves` have their lines
-   * moved (see movedRecords) and the others are kept; without it, every function's are made. Making them all again took 60-80 ms of an edit on v1.28 (the records
-   * of some 380 functions, after any edit that changed what one of them read).
+   * moved (see movedRecords) and the others are kept; without it, every function's are made. Making
+   * them all again took 60-80 ms of an edit on v1.28 (the records of some 380 functions, after any
+   * edit that changed what one of them read).
    */
   private channelsNow(redo?: Set<string>, rank?: Rank, moves?: ChannelMoves): ChannelOpRecord[] {
     const was = redo && rank ? this.channels : undefined;
