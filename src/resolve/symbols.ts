@@ -4,13 +4,9 @@ import type { FileFacts } from '../parse/index.js';
 import type { FileInfo, PkgInfo, Program } from './program.js';
 import type { Types } from './types.js';
 
-export function collectSymbols(program: Program, types: Types, ofFile: (file: FileInfo) => SymbolRecord[] = (file) => fileSymbols(file, types), ofPackage: (pkg: PkgInfo) => SymbolRecord = packageSymbol): SymbolRecord[] {
-  const out: SymbolRecord[] = [];
-  for (const pkg of program.packages.values()) {
-    out.push(ofPackage(pkg));
-    for (const file of pkg.files) for (const r of ofFile(file)) out.push(r);
-  }
-  return out;
+/** Each package's own record, then its files' records, package by package (see SymbolSlots, which lays them out). */
+export function collectSymbols(program: Program, types: Types): SymbolRecord[] {
+  return SymbolSlots.of(program, (file) => fileSymbols(file, types), packageSymbol).list;
 }
 
 /**
