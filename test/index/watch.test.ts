@@ -6,7 +6,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { appendFileSync, cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { constants, performance, PerformanceObserver, type PerformanceEntry } from 'node:perf_hooks';
+import { performance } from 'node:perf_hooks';
 import { join, resolve } from 'node:path';
 import { buildIndex, watchIndex, type IndexOptions, type IndexResult, type WatchBuild } from '../../src/index/build.js';
 import { indexDir } from '../../src/index/stored.js';
@@ -18,6 +18,7 @@ import type { Graph } from '../../src/model/index.js';
 import { main } from '../../src/cli/main.js';
 import type { Io } from '../../src/cli/context.js';
 import { tempDir } from '../helpers/temp.js';
+import { observeAskedCollections } from '../helpers/gc.js';
 
 const fixture = resolve('test/fixtures/go/kubelike');
 
@@ -132,26 +133,19 @@ describe('index --watch (watchIndex)', () => {
 
   it('asks for a collection of the young generation once a build is reported, while it waits', async () => {
     const loc = tree();
-    const asked: number[] = [];
-    const obs = new PerformanceObserver((list) => {
-      for (const e of list.getEntries()) {
-        const d = (e as PerformanceEntry & { detail?: { kind?: number; flags?: number } }).detail;
-        if (d?.kind === constants.NODE_PERFORMANCE_GC_MINOR && ((d.flags ?? 0) & constants.NODE_PERFORMANCE_GC_FLAGS_FORCED) !== 0) asked.push(e.startTime);
-      }
-    });
-    obs.observe({ entryTypes: ['gc'] });
+    const asked = observeAskedCollections();
     const { next, stop } = watching(loc);
     try {
       const first = await next();
       assert.ok(first && 'build' in first, 'the first build is reported');
       const reported = performance.now();
       // (A watch of an earlier test may still ask for one: only those after this build count.)
-      const after = () => asked.filter((t) => t >= reported).length;
+      const after = () => asked.times.filter((t) => t >= reported).length;
       for (let i = 0; i < 50 && after() === 0; i++) await new Promise((r) => setTimeout(r, 10));
       assert.ok(after() >= 1, 'a collection was asked for after the build was reported');
     } finally {
       stop.abort();
-      obs.disconnect();
+      asked.stop();
     }
   });
 
