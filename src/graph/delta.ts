@@ -94,7 +94,7 @@ interface Kept {
   into: Set<string>;
   records: Set<string>;
   /** The last delta's lists of edges by caller and records by ID, which the next starts from when its maker can tell what changed at once (see deltaOf). */
-  made?: { lists: Map<string, DeltaEdge[]>; records: Map<string, string | null> };
+  made: { lists: Map<string, DeltaEdge[]>; records: Map<string, string | null> };
 }
 
 let kept: Kept | undefined;
@@ -202,7 +202,7 @@ function gone<T>(items: readonly T[], last: readonly T[], made: (x: T) => void, 
  * 184,000 edges and 88,000 records on v1.28: 7-9 ms of each edit).
  */
 function deltaOf(k: Kept, g: Graph, changes?: GraphChanges): StoreDelta {
-  const made = (changes && k.made && changedPart(k, changes)) || madeWhole(k, g);
+  const made = (changes && changedPart(k, changes)) || madeWhole(k, g);
   k.made = made;
   return { stats: g.stats, out: [...made.lists], into: [...k.into], records: [...made.records] };
 }
@@ -220,8 +220,8 @@ function picked(list: readonly SymbolRecord[]): SymbolRecord | undefined {
 }
 
 /** k.made with the callers and records of `changes` made again; undefined when their maker cannot tell them. */
-function changedPart(k: Kept, changes: GraphChanges): Kept['made'] {
-  const made = k.made!;
+function changedPart(k: Kept, changes: GraphChanges): Kept['made'] | undefined {
+  const made = k.made;
   const lists = new Map<string, DeltaEdge[]>();
   for (const id of changes.callers) {
     const edges = changes.edgesOf?.(id);
@@ -243,7 +243,7 @@ function changedPart(k: Kept, changes: GraphChanges): Kept['made'] {
 }
 
 /** The delta's lists and records from passes over the graph (see deltaOf). */
-function madeWhole(k: Kept, g: Graph): NonNullable<Kept['made']> {
+function madeWhole(k: Kept, g: Graph): Kept['made'] {
   const lists = new Map<string, DeltaEdge[]>();
   for (const c of k.callers) lists.set(c, []);
   if (lists.size > 0) {
