@@ -2,7 +2,7 @@
  * The indexing pipeline: source → parse (cached per file) → program → resolve → graph.
  * I/O happens here and in source/; the stages in between are pure functions over plain records.
  */
-import { readFileSync, rmSync } from 'node:fs';
+import { readFileSync, rmSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import type { BuildContext, Diagnostic, Graph, GraphChanges } from '../model/index.js';
@@ -22,6 +22,7 @@ import { toolStamp } from './key.js';
 import { pruneIndexes, siblingIndexes, writeOwner } from './prune.js';
 import { readWhole, spareReuse } from './mapped.js';
 import { watchWith, type IndexWatch, type WatchOptions } from './watch.js';
+import { rehearse } from './rehearse.js';
 
 export { indexDir, openStore } from './stored.js';
 export { WATCH_DEBOUNCE_MS, WATCH_VERIFY_MS, WatchError, type IndexWatch, type WatchBuild, type WatchOptions } from './watch.js';
@@ -342,14 +343,73 @@ export function warmIndex(opts: IndexOptions): 'made' | 'had' | 'none' {
     factsByPath.set(f.path, facts);
   }
   const meta = { root: scan.root, modulePath: scan.modulePath, context: opts.ctx, diagnostics: [...scan.diagnostics] };
-  const { session, graph } = resolveScope(scan.packages, factsByPath, meta, () => {}, true);
-  keepSession(memo, dir, state.inputs, session!);
-  const packedStrings = primeEncoders(graph);
-  takeDeltaBase(join(dir, STORE_FILE), graph, state.inputs.key, storeOnDisk(dir));
-  packWritten(join(dir, GRAPH_FILE), graph, state.graph, packedStrings, packOnDisk(join(dir, GRAPH_FILE), state));
+  const made = resolveScope(scan.packages, factsByPath, meta, () => {}, true);
+  const session = made.session!;
+  const graphFile = join(dir, GRAPH_FILE);
+  const storeFile = join(dir, STORE_FILE);
+  const packedStrings = primeEncoders(made.graph);
+  // The graph file and the store as they are on disk: the bases of the next edits' deltas.
+  const takeBases = (graph: Graph) => {
+    takeDeltaBase(storeFile, graph, state.inputs.key, storeOnDisk(dir));
+    packWritten(graphFile, graph, state.graph, packedStrings, packOnDisk(graphFile, state));
+  };
+  takeBases(made.graph);
+  // The first edits' updates rehearsed (see rehearse.ts), their deltas made and thrown away; then the
+  // bases taken again with the graph the session ends with, the one its next update starts from.
+  const target = rehearsalFile(files, hashes, factsByPath);
+  if (target) {
+    const extract = (text: string) => parseChanged([{ ...target, bytes: Buffer.from(text) }], opts).get(target.path)!.facts;
+    const written = (graph: Graph, changes: GraphChanges | undefined) => {
+      packDelta(graphFile, graph, packOnDisk(graphFile, state));
+      summarizeGraph(graph);
+      storeDelta(storeFile, graph, state.inputs.key, storeOnDisk(dir), changes);
+    };
+    const rehearsal = rehearse(session, target.text, meta, made.graph, { extract, written }, REHEARSAL_ROUNDS);
+    if ('failed' in rehearsal && rehearsal.spoiled) {
+      takeBases(made.graph);
+      return 'none';
+    }
+    takeBases('graph' in rehearsal ? rehearsal.graph : made.graph);
+  }
+  keepSession(memo, dir, state.inputs, session);
   if (spareReuse()) makeSpares(dir);
   return 'made';
 }
+
+/** How many times warmIndex rehearses each of its edits (see rehearse.ts). */
+const REHEARSAL_ROUNDS = 3;
+
+/**
+ * The file warmIndex rehearses edits on: of the active files of at most PRIME_MAX_BYTES that were not
+ * generated, the one with the most call sites; read again and found as it was hashed, so that its
+ * facts are the session's.
+ */
+function rehearsalFile(files: SourcePackage['files'], hashes: string[], factsByPath: Map<string, FileFacts>): (ParseInput & { text: string }) | undefined {
+  const calls = files.map((f) => (f.active ? factsByPath.get(f.path)!.funcs.reduce((n, fn) => n + fn.calls.length, 0) : -1));
+  const order = files.flatMap((f, i) => (f.active ? [i] : [])).sort((a, b) => calls[b] - calls[a]);
+  for (const i of order.slice(0, REHEARSAL_CANDIDATES)) {
+    const f = files[i];
+    let bytes: Buffer;
+    try {
+      if (statSync(f.abs).size > PRIME_MAX_BYTES) continue;
+      bytes = readFileSync(f.abs);
+    } catch {
+      return undefined;
+    }
+    if (contentHash(bytes) !== hashes[i]) return undefined;
+    // Nobody edits a generated file (Go's convention marks one so).
+    if (GENERATED.test(bytes.subarray(0, GENERATED_HEAD).toString('latin1'))) continue;
+    return { path: f.path, abs: f.abs, active: true, hash: hashes[i], text: bytes.toString('utf8') };
+  }
+  return undefined;
+}
+
+/** How many of the files with the most call sites rehearsalFile looks at (on v1.28 the first 33 are generated or larger than PRIME_MAX_BYTES). */
+const REHEARSAL_CANDIDATES = 256;
+
+/** The line that marks a generated Go file (https://go.dev/s/generatedcode), looked for in its first GENERATED_HEAD bytes. */
+const GENERATED = /^\/\/ Code generated .* DO NOT EDIT\.$/m;
+const GENERATED_HEAD = 4096;
 
 /**
  * The extractor run once on this thread, for nothing, on the largest Go file of the index's manifest
@@ -878,7 +938,7 @@ interface Parsed {
   factsHash: string;
 }
 
-function parseChanged(changed: FileContent[], opts: IndexOptions): Map<string, Parsed> {
+function parseChanged(changed: ParseInput[], opts: IndexOptions): Map<string, Parsed> {
   const packed: Uint8Array[] = [];
   // A process that builds again and again (it keeps a memo: index --watch) keeps the changed files'
   // syntax trees, so that the next edit of one is parsed from its tree (see FlatParser.parse).
@@ -955,8 +1015,11 @@ interface FileContent {
   bytes?: Uint8Array;
 }
 
+/** What parsing a file reads of it (see bytesOf). */
+type ParseInput = Pick<FileContent, 'path' | 'abs' | 'active' | 'hash' | 'bytes'>;
+
 /** A file's bytes for parsing: the ones the build read, or read now and checked against the hash it was given. */
-function bytesOf(c: FileContent): Uint8Array {
+function bytesOf(c: ParseInput): Uint8Array {
   if (c.bytes) return c.bytes;
   let bytes: Uint8Array;
   try {

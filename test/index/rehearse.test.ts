@@ -1,0 +1,117 @@
+/**
+ * The rehearsal of a kept resolution's updates at a watch's warm-up (src/index/rehearse.ts): it edits
+ * a file in memory and gives it back, and must leave the session resolving the program it had, so
+ * that the first real edit gives what a resolution from nothing gives.
+ */
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { computeScope, defaultBuildContext, openTree } from '../../src/source/index.js';
+import type { Graph, GraphChanges } from '../../src/model/index.js';
+import { extractFile } from '../../src/parse/index.js';
+import { buildProgram, factsDiagnostics, resolveProgram, ResolveSession, type PackageInput } from '../../src/resolve/index.js';
+import { rehearsalEdits, rehearse, type RehearsalHooks } from '../../src/index/rehearse.js';
+
+const ctx = defaultBuildContext();
+const META = { root: '/fixture', modulePath: 'k8s.io/kubernetes', context: ctx, diagnostics: [] };
+const KUBELET = 'pkg/kubelet/kubelet.go';
+
+/** The kubelike fixture's inputs, with `text` in place of kubelet.go's when given. */
+function inputsOf(text?: string): { inputs: PackageInput[]; original: string } {
+  const root = resolve('test/fixtures/go/kubelike');
+  const { packages } = computeScope(openTree(root, ctx), 'default', ctx);
+  const original = readFileSync(join(root, KUBELET), 'utf8');
+  const inputs = packages.map((p) => ({
+    importPath: p.importPath,
+    files: p.files.map((f) => {
+      const t = f.path === KUBELET && text !== undefined ? text : readFileSync(join(root, f.path), 'utf8');
+      return { facts: extractFile(f.path, Buffer.from(t), undefined, !f.active), active: f.active, constraint: f.constraint };
+    }),
+  }));
+  return { inputs, original };
+}
+
+function fromNothing(inputs: PackageInput[]): Graph {
+  return resolveProgram(buildProgram(inputs), { ...META, diagnostics: factsDiagnostics(inputs) });
+}
+
+/** Hooks that make facts as a build does and note what each update gave. */
+function noting(fail?: (call: number) => boolean): RehearsalHooks & { texts: string[]; graphs: Graph[]; changes: (GraphChanges | undefined)[] } {
+  const texts: string[] = [];
+  const graphs: Graph[] = [];
+  const changes: (GraphChanges | undefined)[] = [];
+  return {
+    texts,
+    graphs,
+    changes,
+    extract(text) {
+      texts.push(text);
+      if (fail?.(texts.length)) throw new Error('no facts this time');
+      return extractFile(KUBELET, Buffer.from(text));
+    },
+    written(graph, c) {
+      graphs.push(graph);
+      changes.push(c);
+    },
+  };
+}
+
+describe('rehearsalEdits', () => {
+  it('appends a function, then puts a call first in the first function with a body of several lines', () => {
+    const text = 'package p\n\nfunc a() {}\n\nfunc b() {\n\tx()\n}\n';
+    const [appended, called] = rehearsalEdits(text);
+    assert.equal(appended, `${text}\nfunc kubeletAtlasRehearsal() {}\n`);
+    assert.equal(called, 'package p\n\nfunc a() {}\n\nfunc b() {\n\tkubeletAtlasRehearsal()\n\tx()\n}\n');
+  });
+
+  it('only appends when no function has a body of several lines', () => {
+    assert.deepEqual(rehearsalEdits('package p\n\nfunc a() {}\n'), ['package p\n\nfunc a() {}\n\nfunc kubeletAtlasRehearsal() {}\n']);
+  });
+});
+
+describe('rehearse', () => {
+  it('takes each edit and gives the file back, ending with the graph it started from; the next real edit is right', () => {
+    const { inputs, original } = inputsOf();
+    const { session, graph } = ResolveSession.start(buildProgram(inputs), inputs, META);
+    const hooks = noting();
+    const out = rehearse(session, original, META, graph, hooks, 2);
+    assert.ok('graph' in out, JSON.stringify(out));
+    assert.equal(out.updates, 8, 'two edits and their undoing, twice');
+    assert.deepEqual(hooks.texts, [...rehearsalEdits(original).flatMap((t) => [t, original]), ...rehearsalEdits(original).flatMap((t) => [t, original])]);
+    assert.deepEqual(out.graph, graph, 'the graph it started from');
+    assert.equal(out.graph, hooks.graphs.at(-1), 'the last update gave it');
+    // Each edit's graph differs from the one before it, and the update says since which graph.
+    assert.ok(hooks.graphs[0].symbols.some((s) => s.name === 'kubeletAtlasRehearsal'), 'the appended function');
+    assert.ok(hooks.graphs[2].unresolved.length > graph.unresolved.length || hooks.graphs[2].edges.length !== graph.edges.length, 'the call put first');
+    assert.equal(hooks.changes[1]?.since, hooks.graphs[0]);
+    // The next update starts from the rehearsal's last graph, and gives what a resolution from nothing does.
+    const edited = original.replace('func (kl *Kubelet) BirthCry() {\n', 'func (kl *Kubelet) BirthCry() {\n\tkl.StartGarbageCollection()\n');
+    assert.notEqual(edited, original);
+    const next = session.update([extractFile(KUBELET, Buffer.from(edited))], META);
+    assert.ok('graph' in next, JSON.stringify(next));
+    assert.equal(next.changes?.since, out.graph);
+    assert.deepEqual(next.graph, fromNothing(inputsOf(edited).inputs));
+  });
+
+  it('says whether a failed step leaves the session with an edited file', () => {
+    const { inputs, original } = inputsOf();
+    const { session, graph } = ResolveSession.start(buildProgram(inputs), inputs, META);
+    // The first edit's facts cannot be made: the session is as it was.
+    assert.deepEqual(rehearse(session, original, META, graph, noting((n) => n === 1), 1), { failed: 'no facts this time', spoiled: false });
+    // The file's own facts cannot be made after the first edit: the session holds the edited file.
+    const spoiled = rehearse(session, original, META, graph, noting((n) => n === 2), 1);
+    assert.deepEqual(spoiled, { failed: 'no facts this time', spoiled: true });
+  });
+
+  it('takes a graph that differs after the file is given back for a spoiled session', () => {
+    const { inputs, original } = inputsOf();
+    const { session, graph } = ResolveSession.start(buildProgram(inputs), inputs, META);
+    // Facts that are not the file's own when it is given back (as if resolving had gone wrong).
+    const hooks = noting();
+    const extract = hooks.extract;
+    hooks.extract = (text) => extract(text === original ? `${original}\nfunc notTheFile() {}\n` : text);
+    const out = rehearse(session, original, META, graph, hooks, 1);
+    assert.ok('failed' in out && out.spoiled, JSON.stringify(out));
+  });
+});
