@@ -16,13 +16,13 @@ import { scratch } from '../graph/scratch.js';
 import { composeMoves, moveDiagnostics, movedLineCount, remapPackedBytes, type FileMove } from '../graph/remap.js';
 import { makeSpare, writeParts, type Reuse } from './atomic.js';
 import { encodeFreshness, FRESH_FILE, freshNow, indexDir, manifestOf, manifestPaths, nativeStatAll, readFreshness, sameFreshness, serializeMoves, storeMoves, storeOnDisk, storeState, STORE_FILE, type Manifest, type StoreMoves } from './stored.js';
-import { moveDeltaLines, storeDelta, takeDeltaBase } from '../graph/delta.js';
-import { packDelta, packDeltaBytes, packWritten, type PackDelta, type PackOnDisk } from '../graph/pack-delta.js';
+import { forgetDeltaBase, moveDeltaLines, storeDelta, takeDeltaBase } from '../graph/delta.js';
+import { forgetPackDeltaBase, packDelta, packDeltaBytes, packWritten, type PackDelta, type PackOnDisk } from '../graph/pack-delta.js';
 import { toolStamp } from './key.js';
 import { pruneIndexes, siblingIndexes, writeOwner } from './prune.js';
 import { readWhole, spareReuse } from './mapped.js';
 import { watchWith, type IndexWatch, type WatchOptions } from './watch.js';
-import { rehearse } from './rehearse.js';
+import { rehearse, type Rehearsal } from './rehearse.js';
 
 export { indexDir, openStore } from './stored.js';
 export { WATCH_DEBOUNCE_MS, WATCH_VERIFY_MS, WatchError, type IndexWatch, type WatchBuild, type WatchOptions } from './watch.js';
@@ -309,9 +309,10 @@ export function watchIndex(opts: WatchOptions): IndexWatch {
  * the pack, and 'had' when the memo keeps that resolution already. The encoders are primed with the
  * resolution's graph (see primeEncoders), and the query store on disk is taken as the base of the
  * next edit's delta (see graph/delta.ts); the extractor is run once on this thread (see
- * primeExtraction). Writes nothing.
+ * primeExtraction). The resolution made, or the one the memo had (once), rehearses the first edits'
+ * updates (see rehearseWarm; `onRehearsal` is told on which file, and how it went). Writes nothing.
  */
-export function warmIndex(opts: IndexOptions): 'made' | 'had' | 'none' {
+export function warmIndex(opts: IndexOptions, onRehearsal?: (path: string, rehearsal: Rehearsal) => void): 'made' | 'had' | 'none' {
   const memo = opts.memo;
   if (!memo) return 'none';
   const dir = indexDir(opts);
@@ -319,7 +320,10 @@ export function warmIndex(opts: IndexOptions): 'made' | 'had' | 'none' {
   if (!keepsResolution(memo)) return 'none';
   const state = readState(join(dir, STATE_FILE), memo);
   if (!state) return 'none';
-  if (keptSession(memo, dir)?.inputs.key === state.inputs.key) return 'had';
+  // A resolution the first build made (it resolved): rehearsed once, on the files as they are.
+  const had = keptSession(memo, dir);
+  const kept = had?.inputs.key === state.inputs.key ? had.session : undefined;
+  if (kept && rehearsed.has(kept)) return 'had';
   const previous = readPack<SourceSnapshot>(join(dir, SOURCE_FILE), memo);
   const scan = scanSource(opts.root, opts.ctx, opts.scope ?? 'default', { previous, statMany: nativeStatAll(), racyMs: opts.racyMs });
   const files = scan.packages.flatMap((p) => p.files);
@@ -329,10 +333,21 @@ export function warmIndex(opts: IndexOptions): 'made' | 'had' | 'none' {
     try {
       hashes.push(known[i] ?? contentHash(readFileSync(f.abs)));
     } catch {
-      return 'none';
+      return kept ? 'had' : 'none';
     }
   }
-  if (stampOf(hashes) !== state.stamp) return 'none';
+  if (stampOf(hashes) !== state.stamp) return kept ? 'had' : 'none';
+  const meta = { root: scan.root, modulePath: scan.modulePath, context: opts.ctx, diagnostics: [...scan.diagnostics] };
+  if (kept) {
+    rehearsed.add(kept);
+    const last = kept.lastGraphMade();
+    // The bases of the deltas are the graph the build wrote; the encoders' strings are made again for the one the rehearsal ends with.
+    if (last && !rehearseWarm(kept, rehearsalFile(files, hashes, (path) => kept.factsOf(path)), meta, last, { dir, state, opts, onRehearsal })) {
+      takeSession(memo, dir);
+      return 'none';
+    }
+    return 'had';
+  }
   const pack = readFactsPack(join(dir, 'facts.bin'));
   const strings: StringTable = new Map();
   const factsByPath = new Map<string, FileFacts>();
@@ -342,38 +357,60 @@ export function warmIndex(opts: IndexOptions): 'made' | 'had' | 'none' {
     if (!facts) return 'none';
     factsByPath.set(f.path, facts);
   }
-  const meta = { root: scan.root, modulePath: scan.modulePath, context: opts.ctx, diagnostics: [...scan.diagnostics] };
   const made = resolveScope(scan.packages, factsByPath, meta, () => {}, true);
   const session = made.session!;
-  const graphFile = join(dir, GRAPH_FILE);
-  const storeFile = join(dir, STORE_FILE);
+  rehearsed.add(session);
   const packedStrings = primeEncoders(made.graph);
-  // The graph file and the store as they are on disk: the bases of the next edits' deltas.
-  const takeBases = (graph: Graph) => {
-    takeDeltaBase(storeFile, graph, state.inputs.key, storeOnDisk(dir));
-    packWritten(graphFile, graph, state.graph, packedStrings, packOnDisk(graphFile, state));
-  };
-  takeBases(made.graph);
-  // The first edits' updates rehearsed (see rehearse.ts), their deltas made and thrown away; then the
-  // bases taken again with the graph the session ends with, the one its next update starts from.
-  const target = rehearsalFile(files, hashes, factsByPath);
-  if (target) {
-    const extract = (text: string) => parseChanged([{ ...target, bytes: Buffer.from(text) }], opts).get(target.path)!.facts;
-    const written = (graph: Graph, changes: GraphChanges | undefined) => {
-      packDelta(graphFile, graph, packOnDisk(graphFile, state));
-      summarizeGraph(graph);
-      storeDelta(storeFile, graph, state.inputs.key, storeOnDisk(dir), changes);
-    };
-    const rehearsal = rehearse(session, target.text, meta, made.graph, { extract, written }, REHEARSAL_ROUNDS);
-    if ('failed' in rehearsal && rehearsal.spoiled) {
-      takeBases(made.graph);
-      return 'none';
-    }
-    takeBases('graph' in rehearsal ? rehearsal.graph : made.graph);
-  }
+  takeBases(made.graph, packedStrings, dir, state);
+  if (!rehearseWarm(session, rehearsalFile(files, hashes, (path) => factsByPath.get(path)), meta, made.graph, { dir, state, opts, packedStrings, onRehearsal })) return 'none';
   keepSession(memo, dir, state.inputs, session);
   if (spareReuse()) makeSpares(dir);
   return 'made';
+}
+
+/** The sessions warmIndex rehearsed (see rehearseWarm). */
+const rehearsed = new WeakSet<ResolveSession>();
+
+/** The graph file and the store on disk, holding `graph` (whose packed strings are `strings`): the bases of the next edits' deltas. */
+function takeBases(graph: Graph, strings: readonly string[], dir: string, state: IndexState): void {
+  takeDeltaBase(join(dir, STORE_FILE), graph, state.inputs.key, storeOnDisk(dir));
+  packWritten(join(dir, GRAPH_FILE), graph, state.graph, strings, packOnDisk(join(dir, GRAPH_FILE), state));
+}
+
+/**
+ * The first edits' updates rehearsed on `target` (see rehearse.ts), with the graph file's and the
+ * store's deltas made from each graph and thrown away (their bases hold `last`, the session's last
+ * graph); then the bases taken again with the graph the session ends with, the one its next update
+ * starts from (with the encoders primed for it, unless `packedStrings`, those of `last`, are given).
+ * False when the session may be left resolving an edited file: it is not to be kept, and the next
+ * edits write the graph file and the store whole.
+ */
+function rehearseWarm(
+  session: ResolveSession,
+  target: (ParseInput & { text: string }) | undefined,
+  meta: ResolveMeta,
+  last: Graph,
+  at: { dir: string; state: IndexState; opts: IndexOptions; packedStrings?: readonly string[]; onRehearsal?: (path: string, rehearsal: Rehearsal) => void },
+): boolean {
+  if (!target) return true;
+  const { dir, state, opts } = at;
+  const graphFile = join(dir, GRAPH_FILE);
+  const extract = (text: string) => parseChanged([{ ...target, bytes: Buffer.from(text) }], opts).get(target.path)!.facts;
+  const written = (graph: Graph, changes: GraphChanges | undefined) => {
+    packDelta(graphFile, graph, packOnDisk(graphFile, state));
+    summarizeGraph(graph);
+    storeDelta(join(dir, STORE_FILE), graph, state.inputs.key, storeOnDisk(dir), changes);
+  };
+  const rehearsal = rehearse(session, target.text, meta, last, { extract, written }, REHEARSAL_ROUNDS);
+  at.onRehearsal?.(target.path, rehearsal);
+  if ('failed' in rehearsal && rehearsal.spoiled) {
+    forgetDeltaBase();
+    forgetPackDeltaBase();
+    return false;
+  }
+  const graph = 'graph' in rehearsal ? rehearsal.graph : last;
+  takeBases(graph, at.packedStrings ?? primeEncoders(graph), dir, state);
+  return true;
 }
 
 /** How many times warmIndex rehearses each of its edits (see rehearse.ts). */
@@ -384,9 +421,9 @@ const REHEARSAL_ROUNDS = 3;
  * generated, the one with the most call sites; read again and found as it was hashed, so that its
  * facts are the session's.
  */
-function rehearsalFile(files: SourcePackage['files'], hashes: string[], factsByPath: Map<string, FileFacts>): (ParseInput & { text: string }) | undefined {
-  const calls = files.map((f) => (f.active ? factsByPath.get(f.path)!.funcs.reduce((n, fn) => n + fn.calls.length, 0) : -1));
-  const order = files.flatMap((f, i) => (f.active ? [i] : [])).sort((a, b) => calls[b] - calls[a]);
+function rehearsalFile(files: SourcePackage['files'], hashes: string[], factsOf: (path: string) => FileFacts | undefined): (ParseInput & { text: string }) | undefined {
+  const calls = files.map((f) => (f.active ? (factsOf(f.path)?.funcs.reduce((n, fn) => n + fn.calls.length, 0) ?? -1) : -1));
+  const order = files.flatMap((f, i) => (calls[i] >= 0 ? [i] : [])).sort((a, b) => calls[b] - calls[a]);
   for (const i of order.slice(0, REHEARSAL_CANDIDATES)) {
     const f = files[i];
     let bytes: Buffer;

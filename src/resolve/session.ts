@@ -251,6 +251,16 @@ export class ResolveSession {
     }
   }
 
+  /** The last graph made (the one the next update starts from). */
+  lastGraphMade(): Graph | undefined {
+    return this.lastGraph;
+  }
+
+  /** The facts the session has for the file at `path` (relative, as in the facts). */
+  factsOf(path: string): FileFacts | undefined {
+    return this.inputs.get(path)?.facts;
+  }
+
   private order(): FuncInfo[] {
     return [...this.program.funcs.values(), ...this.program.inits].filter((fn) => fn.file.active);
   }

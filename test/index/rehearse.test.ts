@@ -5,13 +5,16 @@
  */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { computeScope, defaultBuildContext, openTree } from '../../src/source/index.js';
 import type { Graph, GraphChanges } from '../../src/model/index.js';
 import { extractFile } from '../../src/parse/index.js';
 import { buildProgram, factsDiagnostics, resolveProgram, ResolveSession, type PackageInput } from '../../src/resolve/index.js';
-import { rehearsalEdits, rehearse, type RehearsalHooks } from '../../src/index/rehearse.js';
+import { rehearsalEdits, rehearse, type Rehearsal, type RehearsalHooks } from '../../src/index/rehearse.js';
+import { buildIndex, warmIndex } from '../../src/index/build.js';
+import { packGraph, unpackGraph } from '../../src/graph/pack.js';
+import { forgetDeltaBases, keptTree } from '../helpers/kept-tree.js';
 
 const ctx = defaultBuildContext();
 const META = { root: '/fixture', modulePath: 'k8s.io/kubernetes', context: ctx, diagnostics: [] };
@@ -114,4 +117,42 @@ describe('rehearse', () => {
     const out = rehearse(session, original, META, graph, hooks, 1);
     assert.ok('failed' in out && out.spoiled, JSON.stringify(out));
   });
+});
+
+describe('the warm start of a watch', () => {
+  /** A graph as the graph file holds it (the order of keys aside). */
+  const normal = (g: Graph): Graph => unpackGraph(packGraph(g));
+
+  for (const first of ['resolved', 'found stored'] as const) {
+    it(`rehearses after a first build that ${first} the graph, and the edits after it give what a build from nothing gives`, () => {
+      const { root, loc, fresh } = keptTree('ka-rehearse');
+      if (first === 'found stored') {
+        buildIndex({ ...loc, memo: undefined });
+        forgetDeltaBases();
+      }
+      assert.equal(buildIndex(loc).fromCache, first === 'found stored');
+      const told: [string, Rehearsal][] = [];
+      assert.equal(warmIndex(loc, (path, r) => told.push([path, r])), first === 'resolved' ? 'had' : 'made');
+      // The fixture's file with the most call sites.
+      assert.deepEqual(told.map(([path, r]) => [path, 'updates' in r && r.updates]), [[KUBELET, 12]]);
+      const kubelet = join(root, KUBELET);
+      const original = readFileSync(kubelet, 'utf8');
+      const called = original.replace('func (kl *Kubelet) BirthCry() {\n', 'func (kl *Kubelet) BirthCry() {\n\tkl.StartGarbageCollection()\n');
+      assert.notEqual(called, original);
+      for (const [k, text] of [called, original, `${original}\nfunc warmAdded() { warmOther() }\n\nfunc warmOther() {}\n`, original].entries()) {
+        writeFileSync(kubelet, text);
+        const built = buildIndex(loc);
+        assert.ok(built.incremental, `edit ${k}: resolved again in part`);
+        const now = normal(fresh());
+        assert.deepEqual(normal(built.graph), now, `edit ${k}: the graph`);
+        // A one-shot build reads what the watch stored (the graph file and its delta).
+        const read = buildIndex({ ...loc, memo: undefined });
+        assert.equal(read.fromCache, true, `edit ${k}: the stored graph taken`);
+        assert.deepEqual(normal(read.graph), now, `edit ${k}: the stored graph`);
+      }
+      assert.equal(warmIndex(loc, (path, r) => told.push([path, r])), 'had');
+      assert.equal(told.length, 1, 'rehearsed once');
+      forgetDeltaBases();
+    });
+  }
 });
