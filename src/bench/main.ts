@@ -343,8 +343,13 @@ async function watchRows(a: {
   const child = spawn(process.execPath, [bin, 'index', '--watch', '--json', '--source', a.root, '--scope', a.scope, '--cache-dir', cache, ...(a.tags ? ['--tags', a.tags] : [])], { stdio: ['ignore', 'pipe', 'inherit'] });
   const lines: WatchLine[] = [];
   let wake: (() => void) | undefined;
+  /** The watch's last line (its timings left out), and the build the bench waits for: said when the watch stops answering. */
+  let last: string | undefined;
+  let waiting = 'its first build';
   createInterface({ input: child.stdout }).on('line', (l) => {
-    lines.push(JSON.parse(l) as WatchLine);
+    const line = JSON.parse(l) as WatchLine;
+    last = JSON.stringify({ ...line, timings: undefined, stats: undefined });
+    lines.push(line);
     wake?.();
   });
   let exited = false;
@@ -363,13 +368,14 @@ async function watchRows(a: {
           r();
         };
       });
-      if (lines.length === 0 && !exited) throw new Error('bench: the watch printed nothing for ten minutes');
+      if (lines.length === 0 && !exited) throw new Error(`bench: the watch printed nothing for ten minutes, waiting for its build of ${waiting}; its last line: ${last ?? '(none)'}`);
     }
     return lines.shift()!;
   };
   /** Writes `bytes` to `file` and waits for the build that took the change in: the time from before the write to its line. */
-  const edit = async (file: string, bytes: Buffer): Promise<{ wall: number; line: WatchLine }> => {
+  const edit = async (file: string, bytes: Buffer, what: string): Promise<{ wall: number; line: WatchLine }> => {
     const rel = file.slice(a.root.length + 1);
+    waiting = `${what} (${rel})`;
     const t = performance.now();
     writeFileSync(file, bytes);
     for (;;) {
@@ -404,7 +410,7 @@ async function watchRows(a: {
     let total = 0;
     for (let r = 0; r < a.runs; r++) {
       for (const [i, [, file, original, kind]] of kinds.entries()) {
-        const done = await edit(file, EDITS[kind](original));
+        const done = await edit(file, EDITS[kind](original), `run ${r + 1}: ${kind}`);
         total++;
         if (done.line.fromEvents) named++;
         wall[i].push(done.wall);
@@ -412,7 +418,7 @@ async function watchRows(a: {
         cutOffs[i].push(done.line.cutOff ?? (done.line.incremental ? 'incremental' : undefined));
         stages[i].push(done.line.timings ?? {});
         // Back to the original (a build of its own, not counted).
-        await edit(file, original);
+        await edit(file, original, `run ${r + 1}: ${kind} taken back`);
       }
     }
     a.out(`  in one \`index --watch\` process (2 threads): from the edit's write to the watch's line for it (the build's own time in brackets)\n`);
