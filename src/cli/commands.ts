@@ -106,10 +106,11 @@ async function watchCommand(o: CommonOptions & { unresolved?: boolean }, io: Io)
     else if (err instanceof WatchError) io.err(`kubelet-atlas: ${err.message}\n`);
     else io.err(`${clock()} kubelet-atlas: the index could not be built: ${err.message} (the watch goes on: it builds again at the next change)\n`);
   };
-  // When the first build found the graph stored, the watch then makes its resolution, kept for edits.
+  // When the first build found the graph stored, the watch then makes its resolution, kept for edits;
+  // either way it rehearses the edits' updates (see index/rehearse.ts).
   const onWarm = (w: { ms: number; kept: boolean }) => {
     if (o.json) io.out(JSON.stringify({ event: 'warm', ms: Math.round(w.ms), kept: w.kept }) + '\n');
-    else if (w.kept && w.ms >= 1000) io.out(`${clock()} resolution kept in ${(w.ms / 1000).toFixed(1)} s: an edit of function bodies is re-indexed in part\n`);
+    else if (w.kept && w.ms >= 1000) io.out(`${clock()} resolution kept and rehearsed in ${(w.ms / 1000).toFixed(1)} s: an edit of function bodies is re-indexed in part\n`);
   };
   let watch;
   try {

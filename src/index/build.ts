@@ -306,13 +306,14 @@ export function watchIndex(opts: WatchOptions): IndexWatch {
  * when the last build found the graph stored and so resolved nothing. Reads the facts of the files
  * whose content hash the source snapshot vouches for, or that it reads and hashes again; does nothing
  * ('none') when the tree is not the one the stored graph was made from or a file's facts are not in
- * the pack, and 'had' when the memo keeps that resolution already. The encoders are primed with the
+ * the pack, and 'had' when the memo keeps that resolution already ('rehearsed' the first time, see
+ * below). The encoders are primed with the
  * resolution's graph (see primeEncoders), and the query store on disk is taken as the base of the
  * next edit's delta (see graph/delta.ts); the extractor is run once on this thread (see
  * primeExtraction). The resolution made, or the one the memo had (once), rehearses the first edits'
  * updates (see rehearseWarm; `onRehearsal` is told on which file, and how it went). Writes nothing.
  */
-export function warmIndex(opts: IndexOptions, onRehearsal?: (path: string, rehearsal: Rehearsal) => void): 'made' | 'had' | 'none' {
+export function warmIndex(opts: IndexOptions, onRehearsal?: (path: string, rehearsal: Rehearsal) => void): 'made' | 'rehearsed' | 'had' | 'none' {
   const memo = opts.memo;
   if (!memo) return 'none';
   const dir = indexDir(opts);
@@ -346,7 +347,7 @@ export function warmIndex(opts: IndexOptions, onRehearsal?: (path: string, rehea
       takeSession(memo, dir);
       return 'none';
     }
-    return 'had';
+    return 'rehearsed';
   }
   const pack = readFactsPack(join(dir, 'facts.bin'));
   const strings: StringTable = new Map();

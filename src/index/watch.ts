@@ -34,7 +34,8 @@ export interface WatchOptions extends IndexOptions {
   onError: (err: Error) => void;
   /**
    * After the watch tried to keep the stored graph's resolution, when its first build found the graph
-   * stored (see warmIndex): how long that took, and whether it kept one.
+   * stored, or rehearsed the resolution its first build made (see warmIndex): how long that took, and
+   * whether it kept one.
    */
   onWarm?: (report: { ms: number; kept: boolean }) => void;
 }
@@ -88,7 +89,7 @@ function foldersOf(opts: IndexOptions, dir: string): Set<string> {
  * Watches the tree of `opts.root` and keeps its index built with `build` (the indexer's buildIndex;
  * a parameter so that the watching can be tested on its own). The first build runs at once.
  */
-export function watchWith(build: (opts: IndexOptions) => IndexResult, dir: string, opts: WatchOptions, warm?: (opts: IndexOptions) => 'made' | 'had' | 'none'): IndexWatch {
+export function watchWith(build: (opts: IndexOptions) => IndexResult, dir: string, opts: WatchOptions, warm?: (opts: IndexOptions) => 'made' | 'rehearsed' | 'had' | 'none'): IndexWatch {
   const debounce = opts.debounceMs ?? WATCH_DEBOUNCE_MS;
   const verifyMs = opts.verifyMs ?? WATCH_VERIFY_MS;
   // Each build reads the state and the snapshot the one before wrote: kept decoded in between.
@@ -223,14 +224,15 @@ export function watchWith(build: (opts: IndexOptions) => IndexResult, dir: strin
     }
     opts.signal?.addEventListener('abort', close, { once: true });
     // A first build that found the graph stored resolved nothing: the resolution is made now, before
-    // the first edit asks for it, unless an edit came first (its build resolves, and keeps it).
+    // the first edit asks for it, unless an edit came first (its build resolves, and keeps it). One
+    // that resolved kept its resolution: its updates are rehearsed now (see rehearse.ts).
     if (warm) {
       setImmediate(() => {
         if (stopped || timer) return;
         const t = performance.now();
         try {
           const kept = warm(buildOpts);
-          if (kept !== 'had') opts.onWarm?.({ ms: performance.now() - t, kept: kept === 'made' });
+          if (kept !== 'had') opts.onWarm?.({ ms: performance.now() - t, kept: kept === 'made' || kept === 'rehearsed' });
         } catch (err) {
           opts.onError(err as Error);
         }

@@ -132,7 +132,7 @@ describe('the warm start of a watch', () => {
       }
       assert.equal(buildIndex(loc).fromCache, first === 'found stored');
       const told: [string, Rehearsal][] = [];
-      assert.equal(warmIndex(loc, (path, r) => told.push([path, r])), first === 'resolved' ? 'had' : 'made');
+      assert.equal(warmIndex(loc, (path, r) => told.push([path, r])), first === 'resolved' ? 'rehearsed' : 'made');
       // The fixture's file with the most call sites.
       assert.deepEqual(told.map(([path, r]) => [path, 'updates' in r && r.updates]), [[KUBELET, 12]]);
       const kubelet = join(root, KUBELET);

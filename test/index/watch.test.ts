@@ -318,7 +318,7 @@ describe('index --watch (watchIndex)', () => {
 });
 
 describe('kubelet-atlas index --watch', () => {
-  it('prints the first build as JSON, then a line per build that found a change, and exits 0 when stopped', async () => {
+  it('prints the first build as JSON, its warm start, then a line per build that found a change, and exits 0 when stopped', async () => {
     const loc = tree();
     const stop = new AbortController();
     const lines: string[] = [];
@@ -326,8 +326,9 @@ describe('kubelet-atlas index --watch', () => {
     const io: Io = {
       out: (s) => {
         lines.push(...s.split('\n').filter(Boolean));
-        if (lines.length === 1) setTimeout(() => appendFileSync(join(loc.root, 'pkg/kubelet/kubelet.go'), '\n// watched\n'), 50);
-        if (lines.length === 2) stop.abort();
+        // The first build resolved: the watch rehearses the resolution it kept, then the edit comes.
+        if (lines.length === 2) setTimeout(() => appendFileSync(join(loc.root, 'pkg/kubelet/kubelet.go'), '\n// watched\n'), 50);
+        if (lines.length === 3) stop.abort();
       },
       err: (s) => { err += s; },
       isTTY: false,
@@ -336,9 +337,11 @@ describe('kubelet-atlas index --watch', () => {
     };
     const code = await main(['node', 'kubelet-atlas', 'index', '--watch', '--json', '--source', loc.root, '--cache-dir', loc.cacheDir], io);
     assert.equal(code, 0, err);
-    const [first, second] = lines.map((l) => JSON.parse(l));
+    const [first, warm, second] = lines.map((l) => JSON.parse(l));
     assert.equal(first.event, 'build');
     assert.ok(first.stats.symbols > 0);
+    assert.equal(warm.event, 'warm');
+    assert.equal(warm.kept, true);
     assert.deepEqual(second.touched, ['pkg/kubelet/kubelet.go']);
     assert.equal(second.cutOff, 'facts');
     assert.equal(typeof second.sinceEvent, 'number');
