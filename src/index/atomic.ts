@@ -12,8 +12,8 @@ export function writeBytes(file: string, bytes: Uint8Array): void {
 }
 
 /**
- * How a file written again and again (the watch's graph and query store) can be written into its
- * previous copy. Writing tens of megabytes into a new file costs the kernel a fresh page for every
+ * How a file written again and again (the watch's graph and query store, and its state and freshness
+ * manifest) can be written into its previous copy. Writing tens of megabytes into a new file costs the kernel a fresh page for every
  * 4 KB; writing over a file whose pages are cached costs the copy alone (57 MB: 65-80 ms against
  * 15-20 ms on the VM we measure on). So the file the write replaces is kept as `FILE.spare`, and the
  * next write goes into the spare in place, then renames it over the file, when `unshared` says that
@@ -47,19 +47,29 @@ export function openAtomic(file: string, reuse?: Reuse) {
   const tmp = inPlace ? spare : `${file}.${process.pid}.${Date.now()}.tmp`;
   const fd = openSync(tmp, inPlace ? 'r+' : 'w');
   let size = 0;
+  /** The size a spare written in place was cut to (it may have been longer), -1 before it is. */
+  let cut = -1;
+  const cutSpare = () => {
+    if (!inPlace || cut === size) return;
+    ftruncateSync(fd, size);
+    cut = size;
+  };
   return {
     write(c: Uint8Array) {
       for (let done = 0; done < c.length;) done += writeSync(fd, c, done, c.length - done);
       size += c.length;
     },
-    /** The stat of what was written so far (the file keeps its device, inode, size and mtime through the rename). */
+    /**
+     * The stat of what was written so far, as the file will be (a spare cut to it first; the file keeps
+     * its device, inode, size and mtime through the rename): nothing more is to be written.
+     */
     stat(): BigIntStats {
+      cutSpare();
       return fstatSync(fd, { bigint: true });
     },
     close() {
       try {
-        // The spare may have been longer.
-        if (inPlace) ftruncateSync(fd, size);
+        cutSpare();
       } finally {
         closeSync(fd);
       }

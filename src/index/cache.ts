@@ -71,11 +71,14 @@ export function readPack<T>(file: string, memo?: PackMemo): T | undefined {
   }
 }
 
-/** Writes `value` (as `stored`, its form on disk, when given: what readPack gives back from the file) and keeps `value` in the memo. */
-export function writePack(file: string, value: unknown, memo?: PackMemo, stored: unknown = value): void {
+/**
+ * Writes `value` (as `stored`, its form on disk, when given: what readPack gives back from the file)
+ * and keeps `value` in the memo; with `reuse`, into the file's spare when no one holds it (see Reuse).
+ */
+export function writePack(file: string, value: unknown, memo?: PackMemo, stored: unknown = value, reuse?: Reuse): void {
   if (!memo) return writeBytes(file, serialize(stored));
   memo.delete(file);
-  const out = openAtomic(file);
+  const out = openAtomic(file, reuse);
   let id: string;
   try {
     out.write(serialize(stored));

@@ -2,7 +2,7 @@
  * The light half of the index stage, for one-shot queries: find the query store written by the last
  * build and tell whether it still matches the tree, without loading the parser or the resolver.
  */
-import { closeSync, openSync, readSync, statSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
 import { join, sep } from 'node:path';
 import type { BuildContext } from '../model/index.js';
 // Types only: a query must not load the source stage.
@@ -111,10 +111,15 @@ export function serializeMoves(moves: FileMove[]): Buffer {
   return serialize(moves);
 }
 
-/** The manifest file in `dir`, or undefined when it is missing, damaged or of another format. */
+/**
+ * The manifest file in `dir`, or undefined when it is missing, damaged or of another format. Read, not
+ * mapped: the manifest's arrays are views of its bytes, and a map would hold the file open for as long
+ * as one of them lives (the watch keeps one with the base of its deltas), where the watch writes the
+ * manifest into the copy it replaced when nobody holds that copy (see smallReuse in build.ts).
+ */
 export function readFreshness(dir: string): Freshness | undefined {
   try {
-    const opened = openSections<FreshHeader>(readWhole(join(dir, FRESH_FILE)), FRESH_MAGIC, 'freshness manifest');
+    const opened = openSections<FreshHeader>(readFileSync(join(dir, FRESH_FILE)), FRESH_MAGIC, 'freshness manifest');
     if (!opened || opened.header.v !== 1) return undefined;
     const { header, section } = opened;
     const sizes = viewAs(Float64Array, section('sizes'));

@@ -7,8 +7,10 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { closeSync, existsSync, openSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { makeSpare, writeBytes, writeParts } from '../../src/index/atomic.js';
+import { makeSpare, openAtomic, writeBytes, writeParts } from '../../src/index/atomic.js';
 import { readWhole, spareReuse } from '../../src/index/mapped.js';
+import { buildIndex, indexDir } from '../../src/index/build.js';
+import { forgetDeltaBases, keptTree } from '../helpers/kept-tree.js';
 import { until } from '../helpers/until.js';
 import { tempDir } from '../helpers/temp.js';
 
@@ -62,6 +64,20 @@ describe('writeParts, reusing the spare', () => {
     assert.deepEqual(readdirSync(dir).sort(), ['query.bin', 'query.bin.spare']);
   });
 
+  it('gives the stat of a spare written in place as the file will be, cut to what was written', { skip }, () => {
+    const dir = tempDir('ka-atomic-');
+    const file = join(dir, 'state.v8');
+    writeParts(file, [Buffer.alloc(4096, 1)], reuse);
+    writeParts(file, [Buffer.alloc(4096, 2)], reuse);
+    const out = openAtomic(file, reuse);
+    out.write(Buffer.from('shorter'));
+    const stat = out.stat();
+    out.close();
+    const now = statSync(file, { bigint: true });
+    assert.equal(stat.size, 7n);
+    assert.deepEqual([stat.ino, stat.size, stat.mtimeNs], [now.ino, now.size, now.mtimeNs], 'the stat taken before the close is the file\'s');
+  });
+
   it('makes a spare as a copy when there is none, so that the next write goes in place', { skip }, () => {
     const dir = tempDir('ka-atomic-');
     const file = join(dir, 'query.bin');
@@ -80,6 +96,29 @@ describe('writeParts, reusing the spare', () => {
     assert.equal(statSync(file).ino, copy, 'the write went into the spare');
     assert.equal(readFileSync(file, 'utf8'), 'second');
     assert.deepEqual(readdirSync(dir).sort(), ['query.bin', 'query.bin.spare']);
+  });
+
+  it('is how a process that keeps its resolution writes its state and freshness manifest after each edit; a one-shot build keeps no spares of them', { skip }, () => {
+    const { root, loc } = keptTree('ka-atomic-small');
+    const kubelet = join(root, 'pkg/kubelet/kubelet.go');
+    const original = readFileSync(kubelet, 'utf8');
+    const dir = indexDir(loc);
+    const inodes = (name: string) => [statSync(join(dir, name)).ino, statSync(join(dir, `${name}.spare`)).ino];
+    buildIndex(loc);
+    writeFileSync(kubelet, `${original}\nfunc spareOne() {}\n`);
+    buildIndex(loc);
+    const [state, fresh] = [inodes('state.v8'), inodes('query.fresh')];
+    writeFileSync(kubelet, `${original}\nfunc spareTwo() {}\n`);
+    assert.ok(buildIndex(loc).incremental);
+    // The spare was written in place and is the file now; the file it replaced is the spare.
+    assert.deepEqual(inodes('state.v8'), [state[1], state[0]]);
+    assert.deepEqual(inodes('query.fresh'), [fresh[1], fresh[0]]);
+    const oneShot = { ...loc, memo: undefined, cacheDir: tempDir('ka-atomic-oneshot-') };
+    buildIndex(oneShot);
+    writeFileSync(kubelet, original);
+    buildIndex(oneShot);
+    assert.deepEqual(readdirSync(indexDir(oneShot)).filter((n) => n.startsWith('state.v8') || n.startsWith('query.fresh')).sort(), ['query.fresh', 'state.v8']);
+    forgetDeltaBases();
   });
 
   it('writes a new file when the spare is held open or mapped, and the holder keeps its bytes', { skip }, () => {
