@@ -434,7 +434,7 @@ const REHEARSAL_ROUNDS = 3;
  */
 function rehearsalFile(files: SourcePackage['files'], hashes: string[], factsOf: (path: string) => FileFacts | undefined): (ParseInput & { text: string }) | undefined {
   const calls = files.map((f) => (f.active ? (factsOf(f.path)?.funcs.reduce((n, fn) => n + fn.calls.length, 0) ?? -1) : -1));
-  const order = files.flatMap((f, i) => (calls[i] >= 0 ? [i] : [])).sort((a, b) => calls[b] - calls[a]);
+  const order = files.flatMap((_, i) => (calls[i] >= 0 ? [i] : [])).sort((a, b) => calls[b] - calls[a]);
   for (const i of order.slice(0, REHEARSAL_CANDIDATES)) {
     const f = files[i];
     let bytes: Buffer;

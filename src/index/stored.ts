@@ -13,7 +13,6 @@ import { asBytes, layoutSections, openSections, viewAs } from '../graph/sections
 import { cacheKey } from './key.js';
 // The addon loader alone, not the parse stage's entry: a query must not load the parser.
 import { loadAddon } from '../parse/addon.js';
-import { readWhole } from './mapped.js';
 import { deserialize, serialize } from 'node:v8';
 import type { FileMove } from '../graph/remap.js';
 
