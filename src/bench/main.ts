@@ -368,14 +368,14 @@ async function watchRows(a: {
           r();
         };
       });
-      if (lines.length === 0 && !exited) throw new Error(`bench: the watch printed nothing for ten minutes, waiting for its build of ${waiting}; its last line: ${last ?? '(none)'}`);
+      if (lines.length === 0 && !exited) throw new Error(`bench: the watch printed nothing for ten minutes, waiting for ${waiting}; its last line: ${last ?? '(none)'}`);
     }
     return lines.shift()!;
   };
   /** Writes `bytes` to `file` and waits for the build that took the change in: the time from before the write to its line. */
   const edit = async (file: string, bytes: Buffer, what: string): Promise<{ wall: number; line: WatchLine }> => {
     const rel = file.slice(a.root.length + 1);
-    waiting = `${what} (${rel})`;
+    waiting = `its build of ${what} (${rel})`;
     const t = performance.now();
     writeFileSync(file, bytes);
     for (;;) {

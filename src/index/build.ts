@@ -317,10 +317,9 @@ export function watchIndex(opts: WatchOptions): IndexWatch {
  * whose content hash the source snapshot vouches for, or that it reads and hashes again; does nothing
  * ('none') when the tree is not the one the stored graph was made from or a file's facts are not in
  * the pack, and 'had' when the memo keeps that resolution already ('rehearsed' the first time, see
- * below). The encoders are primed with the
- * resolution's graph (see primeEncoders), and the query store on disk is taken as the base of the
- * next edit's delta (see graph/delta.ts); the extractor is run once on this thread (see
- * primeExtraction). The resolution made, or the one the memo had (once), rehearses the first edits'
+ * below). The encoders are primed with the resolution's graph (see primeEncoders), and the query
+ * store on disk is taken as the base of the next edit's delta (see graph/delta.ts); the extractor is
+ * run once on this thread (see primeExtraction). The resolution made, or the one the memo had (once), rehearses the first edits'
  * updates (see rehearseWarm; `onRehearsal` is told on which file, and how it went). Writes nothing.
  */
 export function warmIndex(opts: IndexOptions, onRehearsal?: (path: string, rehearsal: Rehearsal) => void): 'made' | 'rehearsed' | 'had' | 'none' {
@@ -1059,16 +1058,20 @@ function spliced(last: Described, head: string, packages: SourcePackage[], facts
     }
   }
   if (changed.length > CUTOFF_MAX_FILES) return undefined;
-  let text = last.text;
-  const packagesAt = text.lastIndexOf('"packages":[');
-  for (const [g, i] of changed) {
-    // A file's entry names its path, which no other entry does (searched for after the diagnostics, whose texts could hold anything).
-    const from = JSON.stringify(describedFile(g, last.facts[i]));
-    const found = text.indexOf(from, packagesAt);
-    if (found < 0) return undefined;
-    text = text.slice(0, found) + JSON.stringify(describedFile(g, facts[i])) + text.slice(found + from.length);
-  }
+  let text: string | undefined = last.text;
+  for (const [g, i] of changed) text = text && withFacts(text, g, last.facts[i], facts[i]);
   return text;
+}
+
+/**
+ * A description's text (see resolveInputs) with file `f`'s entry holding facts `now` where it held
+ * `was`; undefined when no entry is the file's with those facts. A file's entry names its path, which
+ * no other entry does; it is searched for after the diagnostics, whose texts could hold anything.
+ */
+function withFacts(text: string, f: SourcePackage['files'][number], was: string | undefined, now: string | undefined): string | undefined {
+  const from = JSON.stringify(describedFile(f, was));
+  const at = text.indexOf(from, text.lastIndexOf('"packages":['));
+  return at < 0 ? undefined : text.slice(0, at) + JSON.stringify(describedFile(f, now)) + text.slice(at + from.length);
 }
 
 /** The text resolveInputs hashed for each of its answers (see inputsWith). */
@@ -1092,11 +1095,9 @@ function inputsWith(inputs: ResolveInputs, changed: FileContent[], was: (path: s
     const f = c.pkg.files.find((x) => x.path === c.path);
     const now = inputs.files.find((e) => e[0] === c.path);
     if (!f || !now) throw new Error(`inputsWith: ${c.path} is not in the scope`);
-    const from = JSON.stringify(describedFile(f, now[2]));
-    // Searched for among the packages (after the diagnostics, whose texts could hold anything).
-    const i = text.indexOf(from, text.lastIndexOf('"packages":['));
-    if (i < 0) throw new Error(`inputsWith: ${c.path} is not described`);
-    text = text.slice(0, i) + JSON.stringify(describedFile(f, was(c.path))) + text.slice(i + from.length);
+    const next = withFacts(text, f, now[2], was(c.path));
+    if (next === undefined) throw new Error(`inputsWith: ${c.path} is not described`);
+    text = next;
   }
   const out: ResolveInputs = { key: textHash(text), files: inputs.files.map((e) => (at.has(e[0]) ? [e[0], e[1], was(e[0]) ?? ''] : e)) };
   describedAs.set(out, text);
