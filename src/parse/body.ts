@@ -3,12 +3,11 @@
  * scopes, call sites, value references, assignments, returns, channel operations and nested closures.
  * It is syntactic only: what a name means is decided later by the resolver.
  */
-import type { LightNode } from './light.js';
+import type { SyntaxNode } from './light.js';
 import type { Bind, CallMode, Expr, FuncFacts, TypeExpr } from './facts.js';
 import { paramList, resultList, typeOf } from './types.js';
 import { fingerprintOf } from './fingerprint.js';
 
-type SyntaxNode = LightNode;
 
 /** Shared state of one file's extraction: every function (named or closure) lands in `funcs`. */
 export interface FileWalk {
@@ -182,7 +181,8 @@ function stmtInner(ctx: Ctx, node: SyntaxNode): void {
           stmt(ctx, comm);
           ctx.select = saved;
         }
-        for (const ch of c.namedChildren) if (ch !== comm) stmt(ctx, ch);
+        // Nodes are compared by what they are, not by identity: a flat tree's node is made on each step to it.
+        for (const ch of c.namedChildren) if (ch.field !== 'communication') stmt(ctx, ch);
         ctx.scopeEnds.pop();
       });
       return;
@@ -199,7 +199,7 @@ function stmtInner(ctx: Ctx, node: SyntaxNode): void {
         }
         fn.chans.push({ op: 'range', ch: right, l: node.startPosition.row + 1, pos: node.startIndex });
       }
-      for (const c of node.namedChildren) if (c !== range) stmt(ctx, c);
+      for (const c of node.namedChildren) if (c.type !== 'range_clause') stmt(ctx, c);
       return;
     }
     case 'type_switch_statement': {

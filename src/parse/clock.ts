@@ -1,7 +1,8 @@
 /**
  * Where the parse stage's time goes, summed over the threads that extract (milliseconds of each
  * thread's wall time, so with two threads the sum can be twice the stage's): tree-sitter's own parse,
- * the copy of its tree into light nodes, the walk that makes the facts, encoding them (codec.ts; on the
+ * the tree made ready to walk (the addon's: the links between its nodes, one pass; the bindings': a
+ * copy of every node as an object), the walk that makes the facts, encoding them (codec.ts; on the
  * calling thread this also shares their strings), and decoding a worker's on the calling thread with
  * their string sharing.
  */

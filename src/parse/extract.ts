@@ -13,8 +13,7 @@ import { flatParser, type FlatParser } from './flat.js';
 import { timed, type ParseClock } from './clock.js';
 import { declarationsOnly } from './declarations.js';
 
-type SyntaxNode = LightNode;
-import { LEAVES, lighten, LightNode, Source } from './light.js';
+import { LEAVES, lighten, LightNode, Source, type SyntaxNode } from './light.js';
 
 const CAPTURES = [
   'package', 'import', 'definition.function', 'definition.method', 'definition.type', 'definition.var',
@@ -120,7 +119,7 @@ function extractOrThrow(path: string, bytes: Uint8Array, clock: ParseClock | und
   const { text, diagnostic } = decode(bytes);
   if (diagnostic) facts.diagnostics.push(diagnostic);
   const src = new Source(text);
-  let captures: { name: string; node: LightNode }[];
+  let captures: { name: string; node: SyntaxNode }[];
   try {
     captures = parseTree(text, src, clock, retain ? path : undefined);
   } catch (err) {
@@ -177,7 +176,7 @@ function extractOrThrow(path: string, bytes: Uint8Array, clock: ParseClock | und
 }
 
 /** The declaration query's captures, each on the light copy of the tree. */
-function parseTree(text: string, src: Source, clock: ParseClock | undefined, key: string | undefined): { name: string; node: LightNode }[] {
+function parseTree(text: string, src: Source, clock: ParseClock | undefined, key: string | undefined): { name: string; node: SyntaxNode }[] {
   const f = fastParser();
   if (f) return f.parse(text, src, clock, key).captures;
   const { parser, query } = setup();
@@ -190,7 +189,7 @@ function parseTree(text: string, src: Source, clock: ParseClock | undefined, key
     for (const c of n.children) if (c.type !== 'block' && c.type !== 'func_literal') index(c);
   };
   index(root);
-  const out: { name: string; node: LightNode }[] = [];
+  const out: { name: string; node: SyntaxNode }[] = [];
   for (const capture of query.captures(tree.rootNode)) {
     const name = capture.name;
     if (name === 'error' || name === 'missing') {

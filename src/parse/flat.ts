@@ -5,7 +5,7 @@
  * not built (no compiler at install) or KUBELET_ATLAS_NATIVE=0, the extractor walks the bindings instead.
  */
 import { loadAddon } from './addon.js';
-import { adopt, LightNode, Source } from './light.js';
+import type { Source, SyntaxNode } from './light.js';
 import { timed, type ParseClock } from './clock.js';
 
 /** A syntax tree the addon kept (an external value: freed when it is collected). */
@@ -57,20 +57,114 @@ function column(row: { lineStart: number }, at: number): number {
 }
 
 export interface FlatParse {
-  root: LightNode;
-  captures: { name: string; node: LightNode }[];
+  root: SyntaxNode;
+  captures: { name: string; node: SyntaxNode }[];
 }
 
 export interface FlatParser {
   /**
-   * With `clock`, adds tree-sitter's time and the light copy's. With `key` (a file's path), the tree is
+   * With `clock`, adds tree-sitter's time and the view's. With `key` (a file's path), the tree is
    * kept, and the next parse with that key starts from it: tree-sitter parses again only what the
    * change touched. The result is a parse from nothing's (a tree with a syntax error is made again from
-   * nothing, see flat_tree.c).
+   * nothing, see flat_tree.c). Its nodes read the thread's one buffer: they are valid until the next
+   * parse on this thread.
    */
   parse(text: string, src: Source, clock?: ParseClock, key?: string): FlatParse;
   /** Parse and discard: tree-sitter's own cost, for the benchmark's baseline. */
   parseOnly(text: string): void;
+}
+
+/**
+ * One file's flat tree as the addon left it (`w`: per node its symbol, field and flags, start, end and
+ * parent, in preorder), with each node's first child and its siblings on either side, made in one pass.
+ */
+interface FlatTree {
+  w: Uint32Array;
+  first: Int32Array;
+  next: Int32Array;
+  prev: Int32Array;
+  src: Source;
+  types: readonly string[];
+  fields: readonly (string | null)[];
+}
+
+/**
+ * A node of a FlatTree: its index and the tree. Made when the extractor steps to it and dropped soon
+ * after, so a file's nodes never outlive its walk as a tree of objects (a copy of every node as an
+ * object cost a pass over the tree and, on the calling thread, seconds of young-generation
+ * collections over the default scope, each one copying the file's tree again).
+ */
+class FlatNode implements SyntaxNode {
+  constructor(
+    private readonly t: FlatTree,
+    private readonly i: number,
+  ) {}
+
+  get type(): string {
+    const sym = this.t.w[2 + this.i * 4] & 0xffff;
+    // 0xffff is tree-sitter's ERROR symbol, which has no entry in the language's symbol table.
+    return sym === 0xffff ? 'ERROR' : this.t.types[sym];
+  }
+
+  get isNamed(): boolean {
+    return ((this.t.w[2 + this.i * 4] >>> 24) & 1) === 1;
+  }
+
+  get field(): string | null {
+    return this.t.fields[(this.t.w[2 + this.i * 4] >>> 16) & 0xff];
+  }
+
+  get startIndex(): number {
+    return this.t.w[3 + this.i * 4];
+  }
+
+  get endIndex(): number {
+    return this.t.w[4 + this.i * 4];
+  }
+
+  get text(): string {
+    return this.t.src.text.slice(this.t.w[3 + this.i * 4], this.t.w[4 + this.i * 4]);
+  }
+
+  get startPosition(): { row: number; column: number } {
+    return this.t.src.position(this.t.w[3 + this.i * 4]);
+  }
+
+  get endPosition(): { row: number; column: number } {
+    return this.t.src.position(this.t.w[4 + this.i * 4]);
+  }
+
+  get children(): SyntaxNode[] {
+    const out: SyntaxNode[] = [];
+    for (let c = this.t.first[this.i]; c >= 0; c = this.t.next[c]) out.push(new FlatNode(this.t, c));
+    return out;
+  }
+
+  get namedChildren(): SyntaxNode[] {
+    const { w, first, next } = this.t;
+    const out: SyntaxNode[] = [];
+    for (let c = first[this.i]; c >= 0; c = next[c]) if ((w[2 + c * 4] >>> 24) & 1) out.push(new FlatNode(this.t, c));
+    return out;
+  }
+
+  get previousNamedSibling(): SyntaxNode | null {
+    const { w, prev } = this.t;
+    for (let c = prev[this.i]; c >= 0; c = prev[c]) if ((w[2 + c * 4] >>> 24) & 1) return new FlatNode(this.t, c);
+    return null;
+  }
+
+  childForFieldName(name: string): SyntaxNode | null {
+    const { w, first, next, fields } = this.t;
+    for (let c = first[this.i]; c >= 0; c = next[c]) if (fields[(w[2 + c * 4] >>> 16) & 0xff] === name) return new FlatNode(this.t, c);
+    return null;
+  }
+
+  childrenForFieldName(name: string): SyntaxNode[] {
+    const { w, first, next, fields } = this.t;
+    const out: SyntaxNode[] = [];
+    for (let c = first[this.i]; c >= 0; c = next[c]) if (fields[(w[2 + c * 4] >>> 16) & 0xff] === name) out.push(new FlatNode(this.t, c));
+    return out;
+  }
 }
 
 let cached: FlatParser | null | undefined;
@@ -84,31 +178,43 @@ export function flatParser(query: string, leaves: readonly string[], keep: reado
     return undefined;
   }
   const meta = addon.setup(query, [...leaves], [...keep]);
-  const fields = meta.fields.map((f) => f || null);
-  // One buffer for every file, grown when a file needs more: no garbage per parse.
+  // Names as property keys are internalized: the extractor's literals then compare by identity.
+  const intern = (s: string) => Object.keys({ [s]: 0 })[0];
+  const types = meta.types.map(intern);
+  const fields = meta.fields.map((f) => (f ? intern(f) : null));
+  // One buffer for every file, grown when a file needs more: no garbage per parse. The links between
+  // nodes likewise.
   let w = new Uint32Array(1 << 20);
-  /** The light nodes and the captures of the tree the addon left in `w`. */
-  const lightTree = (src: Source): FlatParse => {
+  let first = new Int32Array(1 << 16);
+  let next = new Int32Array(1 << 16);
+  let prev = new Int32Array(1 << 16);
+  /** The view of the tree the addon left in `w`, and its captures. */
+  const flatTree = (src: Source): FlatParse => {
     const count = w[0];
-    const nodes: LightNode[] = new Array(count);
-    for (let i = 0; i < count; i++) {
-      const o = 2 + i * 4;
-      const packed = w[o];
-      const sym = packed & 0xffff;
-      // 0xffff is tree-sitter's ERROR symbol, which has no entry in the language's symbol table.
-      const node = new LightNode(sym === 0xffff ? 'ERROR' : meta.types[sym], ((packed >>> 24) & 1) === 1, fields[(packed >>> 16) & 0xff], w[o + 1], w[o + 2], src);
-      nodes[i] = node;
-      const parent = w[o + 3];
-      if (parent !== 0xffffffff) {
-        node.parent = nodes[parent];
-        adopt(nodes[parent], node);
-      }
+    if (first.length < count) {
+      const size = Math.max(count, first.length * 2);
+      first = new Int32Array(size);
+      next = new Int32Array(size);
+      prev = new Int32Array(size);
     }
+    first.fill(-1, 0, count);
+    prev[0] = -1;
+    next[0] = -1;
+    // Backwards, each node put first among its parent's children: they end in order.
+    for (let i = count - 1; i > 0; i--) {
+      const p = w[5 + i * 4];
+      const after = first[p];
+      next[i] = after;
+      prev[i] = -1;
+      if (after >= 0) prev[after] = i;
+      first[p] = i;
+    }
+    const tree: FlatTree = { w, first, next, prev, src, types, fields };
     const captures: FlatParse['captures'] = [];
-    for (let k = 0, o = 2 + count * 4; k < w[1]; k++, o += 2) captures.push({ name: meta.captures[w[o]], node: nodes[w[o + 1]] });
-    return { root: nodes[0], captures };
+    for (let k = 0, o = 2 + count * 4; k < w[1]; k++, o += 2) captures.push({ name: meta.captures[w[o]], node: new FlatNode(tree, w[o + 1]) });
+    return { root: new FlatNode(tree, 0), captures };
   };
-  /** Trees kept by key, with the text each was parsed from, least recently parsed first. */
+/** Trees kept by key, with the text each was parsed from, least recently parsed first. */
   const kept = new Map<string, { text: string; tree: KeptTree }>();
   cached = {
     parseOnly: (text) => addon.parseOnly(text),
@@ -127,7 +233,7 @@ export function flatParser(query: string, leaves: readonly string[], keep: reado
           if (kept.size > KEPT_TREES) kept.delete(kept.keys().next().value!);
         }
       });
-      return timed(clock, 'tree', () => lightTree(src));
+      return timed(clock, 'tree', () => flatTree(src));
     },
   };
   return cached;

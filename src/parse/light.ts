@@ -5,10 +5,30 @@
  */
 import type Parser from 'tree-sitter';
 
+/**
+ * The part of tree-sitter's SyntaxNode API the extractor reads: what LightNode (a copy made through the
+ * bindings) and FlatNode (a view of the addon's flat tree, flat.ts) both offer.
+ */
+export interface SyntaxNode {
+  readonly type: string;
+  readonly isNamed: boolean;
+  readonly field: string | null;
+  readonly startIndex: number;
+  readonly endIndex: number;
+  readonly text: string;
+  readonly startPosition: { row: number; column: number };
+  readonly endPosition: { row: number; column: number };
+  readonly children: SyntaxNode[];
+  readonly namedChildren: SyntaxNode[];
+  readonly previousNamedSibling: SyntaxNode | null;
+  childForFieldName(name: string): SyntaxNode | null;
+  childrenForFieldName(name: string): SyntaxNode[];
+}
+
 /** Shared by every leaf until it gets a child: most nodes are leaves, and an array each is garbage. */
 const NO_CHILDREN: LightNode[] = [];
 
-export class LightNode {
+export class LightNode implements SyntaxNode {
   children: LightNode[] = NO_CHILDREN;
   parent: LightNode | null = null;
   private named?: LightNode[];

@@ -1,8 +1,7 @@
 /** Converts tree-sitter type nodes into plain TypeExpr records. */
-import type { LightNode } from './light.js';
+import type { SyntaxNode } from './light.js';
 import type { TypeExpr, Param, MethodSig, FieldDecl } from './facts.js';
 
-type SyntaxNode = LightNode;
 
 const UNKNOWN: TypeExpr = { k: 'unknown' };
 
