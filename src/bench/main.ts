@@ -267,7 +267,7 @@ async function measure(source: string, root: string): Promise<number> {
         }
       }
       const rss = (xs: ChildReport[]) => `, peak RSS ${Math.max(...xs.map((x) => x.rssMb)).toFixed(0)} MB, ${(median(xs.map((x) => x.faults)) / 1000).toFixed(0)}k page faults`;
-      const label = workers ? `${workers} threads` : '1 thread';
+      const label = workers ? `${workers} threads` : '1 thread'; // N parse workers (and the main thread decoding), or the main thread alone
       line(`cold index, ${label}`, cold.map((c) => c.ms), rss(cold));
       const stages = Object.keys(cold[0].timings);
       out(`    stages (median): ${stages.map((k) => `${k} ${fmt(median(cold.map((c) => c.timings[k] ?? 0)))}`).join(', ')}\n`);

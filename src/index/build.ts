@@ -35,7 +35,7 @@ export interface IndexOptions {
   onProgress?: (done: number, total: number, what: string) => void;
   /** Skip the graph cache (always resolve). */
   fresh?: boolean;
-  /** Parse worker threads (default: the cores available; 0 or 1 parses on this thread). */
+  /** Parse worker threads (default: the cores available; 0 or 1 parses on this thread; N > 1 starts N workers, and this thread decodes what they send). */
   workers?: number;
   /** See ScanOptions.racyMs (tests only). */
   racyMs?: number;
