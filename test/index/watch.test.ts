@@ -4,7 +4,9 @@
  */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { appendFileSync, cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { appendFileSync, cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createInterface } from 'node:readline';
 import { tmpdir } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { join, resolve } from 'node:path';
@@ -355,6 +357,48 @@ describe('kubelet-atlas index --watch', () => {
     assert.equal(code, 2);
     assert.match(err, /is empty, not a Kubernetes checkout/);
     assert.doesNotMatch(err, /at .*\.js:\d+/, 'no stack trace');
+  });
+});
+
+describe('the kubelet-atlas bin and index --watch', () => {
+  /** The bin's `index --watch --json` on a copy of the fixture: its process, its first line, and the process that builds (the bin's child). */
+  async function started(): Promise<{ bin: ChildProcess; exited: Promise<number | null>; child: number }> {
+    const loc = tree();
+    const bin = spawn(process.execPath, [resolve('bin/kubelet-atlas.cjs'), 'index', '--watch', '--json', '--source', loc.root, '--cache-dir', loc.cacheDir], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const exited = new Promise<number | null>((r) => bin.on('exit', (code) => r(code)));
+    await new Promise<void>((r) => createInterface({ input: bin.stdout! }).once('line', () => r()));
+    const children = readFileSync(`/proc/${bin.pid}/task/${bin.pid}/children`, 'utf8').split(/\s+/).filter(Boolean).map(Number);
+    if (children.length !== 1) bin.kill('SIGKILL');
+    assert.equal(children.length, 1, 'one child builds');
+    return { bin, exited, child: children[0] };
+  }
+  const alive = (pid: number) => existsSync(`/proc/${pid}`) && !/^State:\s+Z/m.test(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  const gone = async (pid: number) => {
+    for (let i = 0; i < 100 && alive(pid); i++) await new Promise((r) => setTimeout(r, 100));
+    return !alive(pid);
+  };
+
+  it('builds in a child Node with a 64 MB young generation a semi-space, which a SIGINT to the bin stops (exit 0)', async (t) => {
+    if (!existsSync('/proc/self/task')) return t.skip('needs /proc (Linux) to find the child process');
+    const { bin, exited, child } = await started();
+    const cmdline = readFileSync(`/proc/${child}/cmdline`, 'utf8');
+    bin.kill('SIGINT');
+    assert.match(cmdline, /--max-semi-space-size=64\0/);
+    assert.equal(await exited, 0);
+    const stopped = await gone(child);
+    if (!stopped) process.kill(child, 'SIGKILL');
+    assert.ok(stopped, 'the child stopped with the bin');
+  });
+
+  it('stops its child when the bin is killed outright', async (t) => {
+    if (!existsSync('/proc/self/task')) return t.skip('needs /proc (Linux) to find the child process');
+    const { bin, exited, child } = await started();
+    bin.kill('SIGKILL');
+    await exited;
+    const stopped = await gone(child);
+    // A child left running would hold this test's pipe open.
+    if (!stopped) process.kill(child, 'SIGKILL');
+    assert.ok(stopped, 'the child saw its channel close and stopped');
   });
 });
 
