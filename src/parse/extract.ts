@@ -175,7 +175,7 @@ function extractOrThrow(path: string, bytes: Uint8Array, clock: ParseClock | und
   return facts;
 }
 
-/** The declaration query's captures, each on the light copy of the tree. */
+/** The declaration query's captures, each on the tree the extractor walks (the addon's flat tree, else the bindings' light copy). */
 function parseTree(text: string, src: Source, clock: ParseClock | undefined, key: string | undefined): { name: string; node: SyntaxNode }[] {
   const f = fastParser();
   if (f) return f.parse(text, src, clock, key).captures;

@@ -1,9 +1,9 @@
 /**
  * Extracts many files on several threads while the caller stays synchronous: the calling thread hands
  * batches to worker threads, sleeps on a shared counter (Atomics.wait) and drains results with
- * receiveMessageOnPort. A worker's result
- * is the facts encoded by codec.ts; the caller decodes it once and is handed the very same
- * bytes for the facts cache as soon as they arrive, so that no file's bytes are held to the end.
+ * receiveMessageOnPort. A worker's result is the facts encoded by codec.ts; the caller decodes it once
+ * and is handed the very same bytes for the facts cache as soon as they arrive, so that no file's
+ * bytes are held to the end.
  */
 import { availableParallelism } from 'node:os';
 import { MessageChannel, receiveMessageOnPort, Worker } from 'node:worker_threads';
