@@ -15,10 +15,11 @@ export function writeBytes(file: string, bytes: Uint8Array): void {
  * How a file written again and again (the watch's graph and query store, and its state and freshness
  * manifest) can be written into its previous copy. Writing tens of megabytes into a new file costs
  * the kernel a fresh page for every 4 KB; writing over a file whose pages are cached costs the copy
- * alone (57 MB: 65-80 ms against 15-20 ms on the VM we measure on). So the file the write replaces is kept as `FILE.spare`, and the
- * next write goes into the spare in place, then renames it over the file, when `unshared` says that
- * no process has the spare open or mapped (a reader that took the file before it was replaced still
- * sees its old bytes, unchanged). Otherwise the write goes to a new file, as writeParts does.
+ * alone (57 MB: 65-80 ms against 15-20 ms on the VM we measure on). So the file the write replaces
+ * is kept as `FILE.spare`, and the next write goes into the spare in place, then renames it over the
+ * file, when `unshared` says that no process has the spare open or mapped (a reader that took the
+ * file before it was replaced still sees its old bytes, unchanged). Otherwise the write goes to a new
+ * file, as writeParts does.
  */
 export interface Reuse {
   unshared(path: string): boolean;

@@ -319,8 +319,9 @@ export function watchIndex(opts: WatchOptions): IndexWatch {
  * the pack, and 'had' when the memo keeps that resolution already ('rehearsed' the first time, see
  * below). The encoders are primed with the resolution's graph (see primeEncoders), and the query
  * store on disk is taken as the base of the next edit's delta (see graph/delta.ts); the extractor is
- * run once on this thread (see primeExtraction). The resolution made, or the one the memo had (once), rehearses the first edits'
- * updates (see rehearseWarm; `onRehearsal` is told on which file, and how it went). Writes nothing.
+ * run once on this thread (see primeExtraction). The resolution made, or the one the memo had (once),
+ * rehearses the first edits' updates (see rehearseWarm; `onRehearsal` is told on which file, and how
+ * it went). Writes nothing.
  */
 export function warmIndex(opts: IndexOptions, onRehearsal?: (path: string, rehearsal: Rehearsal) => void): 'made' | 'rehearsed' | 'had' | 'none' {
   const memo = opts.memo;

@@ -76,7 +76,7 @@ export class LightNode implements SyntaxNode {
 }
 
 /** Appends a child, giving the parent its own array on the first one. */
-export function adopt(parent: LightNode, child: LightNode): void {
+function adopt(parent: LightNode, child: LightNode): void {
   if (parent.children === NO_CHILDREN) parent.children = [child];
   else parent.children.push(child);
 }
