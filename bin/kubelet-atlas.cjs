@@ -32,11 +32,87 @@ if (process.env[WATCH_CHILD] && process.channel) {
   process.channel.unref();
   process.on('disconnect', () => process.kill(process.pid, 'SIGTERM'));
 }
-// A CommonJS entry. Where Node can require() ES modules (20.19 and later), the CLI's modules load
-// synchronously: that skips the ES module loader's set-up and its asynchronous reads, about a quarter of
-// a query's time beyond Node's own start. Older Nodes import them.
+// The core commands (the index, the queries, the call graph) run from one CommonJS file made by the
+// build (see src/cli/bundle.ts): loading it skips the ES module loader, most of a query's time beyond
+// Node's start. Everything else (help, the guide, the site, annotations...) runs from the ES modules,
+// and so does a core command when that file is missing or older than the modules it was made from (a
+// build by tsc alone). Where Node can require() ES modules (20.19 and later), they load synchronously,
+// which skips the loader's set-up and its asynchronous reads; older Nodes import them.
+// main.ts's CORE_COMMANDS (a test compares them).
+const CORE = ['index', 'fetch', 'callgraph', 'show', 'callers', 'callees', 'path', 'search', 'goroutines', 'channels'];
+const fs = require('node:fs');
+const path = require('node:path');
+const stat = (file) => fs.statSync(file, { throwIfNoEntry: false });
+const bundled = () => {
+  const dist = path.join(__dirname, '..', 'dist', 'src', 'cli');
+  const bundle = stat(path.join(dist, 'core.cjs'));
+  const modules = stat(path.join(dist, 'main.js'));
+  return bundle && modules && bundle.mtimeMs >= modules.mtimeMs ? { file: path.join(dist, 'core.cjs'), stat: bundle } : undefined;
+};
+
+/**
+ * Loads the bundle with V8's code cache, kept beside it (`core.cjs.KEY.cache`, KEY naming the bundle's
+ * inode, size and mtime and Node's version and architecture: V8 itself checks only the source's
+ * length). A command run without a usable cache writes one as it exits, with the functions it compiled,
+ * and removes the caches of other bundles; later runs skip parsing and compiling those functions. A
+ * watch writes none (it runs with other V8 flags, and V8 refuses a cache made under other flags). Where
+ * the folder is read-only, each run compiles the bundle.
+ * The bundle runs as a vm script, where import() has no loader: the core commands do not use it (its
+ * only import() calls load the other commands' modules, which main() skips for a core command).
+ * KUBELET_ATLAS_DEBUG set: says on stderr, as the process exits, what ran and what the cache did.
+ */
+function loadBundle({ file, stat: st }) {
+  const vm = require('node:vm');
+  const Module = require('node:module');
+  const dir = path.dirname(file);
+  const bundleKey = [st.ino, st.size, Math.round(st.mtimeMs * 1000)].join('-');
+  const cacheFile = `${file}.${bundleKey}-${process.version}-${process.arch}.cache`;
+  let cachedData;
+  try {
+    cachedData = fs.readFileSync(cacheFile);
+  } catch {
+    // No cache yet.
+  }
+  const script = new vm.Script(Module.wrap(fs.readFileSync(file, 'utf8')), { filename: file, cachedData });
+  const mod = new Module(file, module);
+  mod.filename = file;
+  mod.paths = Module._nodeModulePaths(dir);
+  script.runInThisContext().call(mod.exports, mod.exports, Module.createRequire(file), mod, file, dir);
+  mod.loaded = true;
+  const used = cachedData !== undefined && !script.cachedDataRejected;
+  if (used || args.includes('--watch')) {
+    debug(`${file} (code cache ${used ? 'used' : 'not written by a watch'})`);
+    return mod.exports;
+  }
+  process.once('exit', () => {
+    const temp = `${cacheFile}.${process.pid}.tmp`;
+    try {
+      for (const name of fs.readdirSync(dir)) {
+        if (name.startsWith('core.cjs.') && name.endsWith('.cache') && !name.startsWith(`core.cjs.${bundleKey}-`)) fs.rmSync(path.join(dir, name), { force: true });
+      }
+      fs.writeFileSync(temp, script.createCachedData());
+      fs.renameSync(temp, cacheFile);
+      say(`${file} (code cache ${cachedData ? 'refused by V8, written again' : 'written'})`);
+    } catch (err) {
+      fs.rmSync(temp, { force: true });
+      say(`${file} (code cache not written: ${err.message})`);
+    }
+  });
+  return mod.exports;
+}
+
+/** What ran, said now (say) or as the process exits (debug), with KUBELET_ATLAS_DEBUG set. */
+function say(what) {
+  if (process.env.KUBELET_ATLAS_DEBUG) process.stderr.write(`kubelet-atlas: ran from ${what}\n`);
+}
+function debug(what) {
+  process.once('exit', () => say(what));
+}
+
+const core = CORE.includes(args[0]) ? bundled() : undefined;
 const entry = '../dist/src/cli/main.js';
-const cli = process.features.require_module ? Promise.resolve(require(entry)) : import(entry);
+if (!core) debug('the ES modules');
+const cli = core ? Promise.resolve(loadBundle(core)) : process.features.require_module ? Promise.resolve(require(entry)) : import(entry);
 cli.then(({ main }) => main(process.argv)).then((code) => {
   process.exitCode = code;
 });

@@ -16,6 +16,12 @@ function common(c: Command): Command {
     .option('--json', 'machine-readable output');
 }
 
+/**
+ * The commands registered without loading a lazy module. The bin runs these from the bundle (see
+ * bundle.ts), which holds no lazy module: its list must be this one (a test compares them).
+ */
+export const CORE_COMMANDS = ['index', 'fetch', 'callgraph', 'show', 'callers', 'callees', 'path', 'search', 'goroutines', 'channels'];
+
 export async function main(argv: string[], io: Io = defaultIo()): Promise<number> {
   const program = new Command('kubelet-atlas');
   program.description('A source-reading companion for the Kubernetes kubelet').exitOverride().configureOutput({
@@ -55,9 +61,8 @@ export async function main(argv: string[], io: Io = defaultIo()): Promise<number
   // or all of them for help and unknown commands, so a query does not pay for the site's start-up.
   const first = argv[2];
   const lazy = ['check', 'annotations', 'run', 'notes', 'diff', 'site', 'guide', 'tour'];
-  const core = ['index', 'fetch', 'callgraph', 'show', 'callers', 'callees', 'path', 'search', 'goroutines', 'channels'];
   // Help, unknown commands and the lazy ones themselves need their modules; the core commands do not.
-  const need = (...names: string[]) => !core.includes(first ?? '') && (first === undefined || !lazy.includes(first) || names.includes(first));
+  const need = (...names: string[]) => !CORE_COMMANDS.includes(first ?? '') && (first === undefined || !lazy.includes(first) || names.includes(first));
   if (need('check', 'annotations')) {
     const ann = await import('./annotations-commands.js');
   ann.annotationOptions(common(program.command('check').description('check annotation anchors against the lock; with --source, also classify the code under them (fresh, moved, changed, renamed, orphaned)')))

@@ -1,0 +1,100 @@
+/**
+ * The CLI's core commands (index, the queries, callgraph, fetch) as one CommonJS file, written after
+ * tsc by `npm run build` (and `prepare`, `test`): `node dist/src/cli/bundle.js`. The bin runs a core
+ * command from it when it exists, and everything else from the ES modules.
+ *
+ * Why: a one-shot query's own work is a few milliseconds, and most of what it costs beyond Node's start
+ * is loading the CLI. As ES modules, the ~25 files a query needs are resolved, read and compiled one by
+ * one through the ES module loader, whose own internals Node compiles first. One CommonJS file skips
+ * all of that. The file holds the same compiled code: esbuild only joins the modules.
+ *
+ * What stays outside: the lazily loaded command modules (annotations, run, notes, diff, site, guide,
+ * tour, which the bin never sends here), the parser's worker (a file of its own, `new Worker`), and the
+ * packages in node_modules but commander (loaded with require at run time, as before). Each module's
+ * `import.meta.url` becomes the URL of its own file in dist, so the paths built from it (the native
+ * addon, the `.scm` queries, the worker, the tool stamp's folders) are the same as when it runs as an
+ * ES module.
+ *
+ * commander is inside, and its `node:child_process` (which it needs only for subcommands that are
+ * programs of their own, which we have none of) is required when first used: Node compiles that module
+ * and the stream and net modules under it, about 5 ms of every command's start, measured.
+ */
+import { readFile } from 'node:fs/promises';
+import { dirname, join, relative, sep } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+/** The bundle's path, from the dist folder. */
+export const CORE_BUNDLE = join('src', 'cli', 'core.cjs');
+
+/** The command modules main.ts imports only for their commands: left out of the bundle. */
+const LAZY = ['annotations-commands', 'run-command', 'notes-commands', 'diff-command', 'site-command', 'guide-commands'];
+
+/** How commander.ts loads commander (see there); the bundle's copy says `require`, which esbuild follows. */
+const COMMANDER_LOAD = "createRequire(import.meta.url)('commander')";
+
+/** Writes the bundle into `dist` (tsc's output folder). Resolves to its path and the number of modules in it. */
+export async function bundleCli(dist: string): Promise<{ file: string; modules: number }> {
+  const esbuild = await import('esbuild');
+  const pkg = JSON.parse(await readFile(join(dist, '..', 'package.json'), 'utf8')) as { dependencies?: Record<string, string> };
+  const outfile = join(dist, CORE_BUNDLE);
+  const distSrc = join(dist, 'src') + sep;
+  const result = await esbuild.build({
+    entryPoints: [join(dist, 'src', 'cli', 'main.js')],
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    outfile,
+    // Packages load from node_modules at run time, as they do for the ES modules; commander is inside.
+    external: [...LAZY.map((m) => `./${m}.js`), ...Object.keys(pkg.dependencies ?? {}).filter((d) => d !== 'commander')],
+    logLevel: 'warning',
+    metafile: true,
+    plugins: [
+      {
+        name: 'import-meta-url',
+        setup(build) {
+          build.onLoad({ filter: /\.js$/ }, async (args) => {
+            let text = await readFile(args.path, 'utf8');
+            if (args.path === join(distSrc, 'cli', 'commander.js')) {
+              if (!text.includes(COMMANDER_LOAD)) throw new Error(`${args.path} no longer loads commander with ${COMMANDER_LOAD}: update bundle.ts`);
+              text = text.replace(COMMANDER_LOAD, "require('commander')");
+            }
+            if (!args.path.startsWith(distSrc) || !text.includes('import.meta.url')) return { contents: text, loader: 'js' };
+            // The module's own URL, found from the bundle's folder at run time (the package can move).
+            const rel = relative(dirname(outfile), args.path).split(sep).join('/');
+            const url = `require('node:url').pathToFileURL(require('node:path').join(__dirname, ${JSON.stringify(rel)})).href`;
+            return { contents: text.replaceAll('import.meta.url', url), loader: 'js' };
+          });
+        },
+      },
+      {
+        name: 'lazy-child-process',
+        setup(build) {
+          build.onResolve({ filter: /^node:child_process$/ }, (args) => (args.importer.includes(`${sep}node_modules${sep}commander${sep}`) ? { path: 'child_process', namespace: 'lazy' } : undefined));
+          build.onLoad({ filter: /.*/, namespace: 'lazy' }, () => ({
+            contents: "module.exports = new Proxy({}, { get: (_, name) => require('node:child_process')[name] });",
+            loader: 'js',
+          }));
+        },
+      },
+    ],
+  });
+  if (result.errors.length) throw new Error(`bundling the CLI failed: ${result.errors.map((e) => e.text).join('; ')}`);
+  return { file: outfile, modules: Object.keys(result.metafile?.inputs ?? {}).length };
+}
+
+if (process.argv[1] && pathToFileURL(process.argv[1]).href === import.meta.url) {
+  const dist = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+  bundleCli(dist).then(
+    ({ file, modules }) => console.log(`kubelet-atlas: bundled ${modules} modules into ${relative(process.cwd(), file)}`),
+    (err: Error & { code?: string }) => {
+      if (err.code === 'ERR_MODULE_NOT_FOUND' && /esbuild/.test(err.message)) {
+        // An install without dev dependencies: the bin runs the ES modules instead.
+        console.log('kubelet-atlas: esbuild is not installed; the CLI runs from its ES modules (slower to start)');
+        return;
+      }
+      console.error(`kubelet-atlas: ${err.message}`);
+      process.exitCode = 1;
+    },
+  );
+}
