@@ -116,24 +116,36 @@ export function serializeMoves(moves: FileMove[]): Buffer {
  * as one of them lives (the watch keeps one with the base of its deltas), where the watch writes the
  * manifest into the copy it replaced when nobody holds that copy (see smallReuse in build.ts).
  */
-export function readFreshness(dir: string): Freshness | undefined {
+export function readFreshness(dir: string, counted = true): Freshness | undefined {
   try {
-    const opened = openSections<FreshHeader>(readFileSync(join(dir, FRESH_FILE)), FRESH_MAGIC, 'freshness manifest');
-    if (!opened || opened.header.v !== 1) return undefined;
-    const { header, section } = opened;
-    const sizes = viewAs(Float64Array, section('sizes'));
-    const mtimes = viewAs(Float64Array, section('mtimes'));
-    const paths = section('paths');
-    let count = sizes.length === 0 ? 0 : 1;
-    for (let at = paths.indexOf(10); at >= 0 && count > 0; at = paths.indexOf(10, at + 1)) count++;
-    if (mtimes.length !== sizes.length || count !== sizes.length) return undefined;
-    const has = (name: string) => header.sections[name] !== undefined;
-    if (header.base !== undefined && !has('moves') && !has('delta')) return undefined;
-    const moved = header.base === undefined ? undefined : { base: header.base, ...(has('moves') && { moves: Buffer.from(section('moves')) }), ...(has('delta') && { delta: Buffer.from(section('delta')) }) };
-    return { stamp: header.stamp, graph: header.graph, paths, sizes, mtimes, moved };
+    return freshnessOf(readFileSync(join(dir, FRESH_FILE)), counted);
   } catch {
     return undefined;
   }
+}
+
+/**
+ * A manifest file's bytes as a Freshness, or undefined when they are damaged or of another format.
+ * `counted` false: the paths are not counted against the arrays, a cost of a few milliseconds that the
+ * C check makes anyway (it refuses paths and arrays that differ in length); see openStorePending.
+ */
+function freshnessOf(bytes: Buffer, counted: boolean): Freshness | undefined {
+  const opened = openSections<FreshHeader>(bytes, FRESH_MAGIC, 'freshness manifest');
+  if (!opened || opened.header.v !== 1) return undefined;
+  const { header, section } = opened;
+  const sizes = viewAs(Float64Array, section('sizes'));
+  const mtimes = viewAs(Float64Array, section('mtimes'));
+  const paths = section('paths');
+  if (mtimes.length !== sizes.length) return undefined;
+  if (counted) {
+    let count = sizes.length === 0 ? 0 : 1;
+    for (let at = paths.indexOf(10); at >= 0 && count > 0; at = paths.indexOf(10, at + 1)) count++;
+    if (count !== sizes.length) return undefined;
+  }
+  const has = (name: string) => header.sections[name] !== undefined;
+  if (header.base !== undefined && !has('moves') && !has('delta')) return undefined;
+  const moved = header.base === undefined ? undefined : { base: header.base, ...(has('moves') && { moves: Buffer.from(section('moves')) }), ...(has('delta') && { delta: Buffer.from(section('delta')) }) };
+  return { stamp: header.stamp, graph: header.graph, paths, sizes, mtimes, moved };
 }
 
 /**
@@ -142,13 +154,41 @@ export function readFreshness(dir: string): Freshness | undefined {
  */
 export function freshNow(f: Freshness, native = true): boolean {
   const check = native ? freshCheck() : undefined;
-  if (check) return check.firstStale(f.paths, f.sizes, f.mtimes) < 0;
+  if (check) {
+    try {
+      return check.firstStale(f.paths, f.sizes, f.mtimes) < 0;
+    } catch {
+      // Paths and arrays that differ in length: a damaged manifest.
+      return false;
+    }
+  }
   const paths = manifestPaths(f);
+  if (paths.length !== f.sizes.length) return false;
   for (let i = 0; i < paths.length; i++) {
     const st = statSync(paths[i], { throwIfNoEntry: false });
     if (!st || st.mtimeMs !== f.mtimes[i] || (f.sizes[i] >= 0 && st.size !== f.sizes[i])) return false;
   }
   return true;
+}
+
+/**
+ * Starts the freshness check of a manifest: on the C check's threads when it is built, else now.
+ * The answer (whether all paths match) comes from the function returned, which waits for the threads.
+ */
+function startCheck(m: Freshness): () => boolean {
+  const check = freshCheck();
+  if (!check) {
+    const now = freshNow(m);
+    return () => now;
+  }
+  let handle: object;
+  try {
+    handle = check.start(m.paths, m.sizes, m.mtimes);
+  } catch {
+    // Paths and arrays that differ in length: a damaged manifest.
+    return () => false;
+  }
+  return () => check.finish(handle) < 0;
 }
 
 /** The manifest's paths, one string each. */
@@ -169,33 +209,28 @@ export function openStore(opts: StoreLocation): GraphStore | undefined {
  */
 export function openStorePending(opts: StoreLocation): { store: GraphStore; fresh(): boolean } | undefined {
   const dir = indexDir(opts);
+  // The check starts first, on the manifest as read, uncounted (the C check refuses a damaged one,
+  // which is then stale): the store is read and moved while it runs.
+  const m = readFreshness(dir, false);
+  if (!m) return undefined;
+  const finish = startCheck(m);
   const store = readStoreIn(dir);
-  if (!store) return undefined;
-  const m = readFreshness(dir);
-  if (!m || !holds(store, m)) {
-    // No manifest, or one written for another graph (a build stopped between the two files): stale.
-    store.close();
+  const stale = () => {
+    store?.close();
+    finish();
     return undefined;
-  }
+  };
+  // No store, or a manifest written for another graph (a build stopped between the two files): stale.
+  if (!store || !holds(store, m)) return stale();
   if (m.moved) {
     try {
       store.moveLines(storeMoves(m));
       if (m.moved.delta) store.applyDelta(readDelta(m.moved.delta));
     } catch {
-      store.close();
-      return undefined;
+      return stale();
     }
   }
-  const check = freshCheck();
   let answer: boolean | undefined;
-  let finish: () => boolean;
-  if (check) {
-    const handle = check.start(m.paths, m.sizes, m.mtimes);
-    finish = () => check.finish(handle) < 0;
-  } else {
-    const now = freshNow(m);
-    finish = () => now;
-  }
   return {
     store,
     fresh() {
