@@ -36,7 +36,7 @@ if (process.env[WATCH_CHILD] && process.channel) {
 // build (see src/cli/bundle.ts): loading it skips the ES module loader, most of a query's time beyond
 // Node's start. Everything else (help, the guide, the site, annotations...) runs from the ES modules,
 // and so does a core command when that file is missing or older than the modules it was made from (a
-// build by tsc alone). Where Node can require() ES modules (20.19 and later), they load synchronously,
+// build by tsc alone), or with KUBELET_ATLAS_BUNDLE=0 (a stack trace then names functions as written). Where Node can require() ES modules (20.19 and later), they load synchronously,
 // which skips the loader's set-up and its asynchronous reads; older Nodes import them.
 // main.ts's CORE_COMMANDS (a test compares them).
 const CORE = ['index', 'fetch', 'callgraph', 'show', 'callers', 'callees', 'path', 'search', 'goroutines', 'channels'];
@@ -109,7 +109,7 @@ function debug(what) {
   process.once('exit', () => say(what));
 }
 
-const core = CORE.includes(args[0]) ? bundled() : undefined;
+const core = CORE.includes(args[0]) && process.env.KUBELET_ATLAS_BUNDLE !== '0' ? bundled() : undefined;
 const entry = '../dist/src/cli/main.js';
 if (!core) debug('the ES modules');
 const cli = core ? Promise.resolve(loadBundle(core)) : process.features.require_module ? Promise.resolve(require(entry)) : import(entry);

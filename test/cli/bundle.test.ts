@@ -104,10 +104,12 @@ describe('the bin', () => {
     assert.equal(bin(root, 'path', 'A', 'B', '--fail').code, 3);
   });
 
-  it('runs the other commands, and core ones when the bundle is missing or older than the modules, from the ES modules', () => {
+  it('runs the other commands, and core ones when the bundle is missing, older than the modules or turned off, from the ES modules', () => {
     const root = stand();
     assert.equal(bin(root, 'guide', '--all').out, 'modules guide --all');
     assert.equal(bin(root).out, 'modules ');
+    const off = spawnSync(process.execPath, [join(root, 'bin', 'kubelet-atlas.cjs'), 'callers', 'X'], { encoding: 'utf8', env: { ...process.env, KUBELET_ATLAS_BUNDLE: '0' } });
+    assert.equal(off.stdout, 'modules callers X');
     const later = new Date(Date.now() + 60_000);
     utimesSync(join(root, 'dist', 'src', 'cli', 'main.js'), later, later);
     const stale = bin(root, 'callers', 'X');
