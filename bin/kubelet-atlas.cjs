@@ -51,10 +51,12 @@ const bundled = () => {
 };
 
 /**
- * Loads the bundle with V8's code cache, kept beside it (`core.cjs.KEY.cache`, KEY naming the bundle's
- * inode, size and mtime and Node's version and architecture: V8 itself checks only the source's
- * length). A command run without a usable cache writes one as it exits, with the functions it compiled,
- * and removes the caches of other bundles; later runs skip parsing and compiling those functions. A
+ * Loads the bundle with V8's code cache, kept beside it, one per command (`core.cjs.KEY.COMMAND.cache`,
+ * KEY naming the bundle's inode, size and mtime and Node's version and architecture: V8 itself checks
+ * only the source's length). A command run without a usable cache writes one as it exits, with the
+ * functions it compiled, and removes the caches of other bundles; later runs of that command skip
+ * parsing and compiling those functions (a query's cache holds few of an index build's, and one cache
+ * for both would hold what the first command run compiled). A
  * watch writes none (it runs with other V8 flags, and V8 refuses a cache made under other flags). Where
  * the folder is read-only, each run compiles the bundle.
  * The bundle runs as a vm script, where import() has no loader: the core commands do not use it (its
@@ -66,7 +68,7 @@ function loadBundle({ file, stat: st }) {
   const Module = require('node:module');
   const dir = path.dirname(file);
   const bundleKey = [st.ino, st.size, Math.round(st.mtimeMs * 1000)].join('-');
-  const cacheFile = `${file}.${bundleKey}-${process.version}-${process.arch}.cache`;
+  const cacheFile = `${file}.${bundleKey}-${process.version}-${process.arch}.${args[0]}.cache`;
   let cachedData;
   try {
     cachedData = fs.readFileSync(cacheFile);
