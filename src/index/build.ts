@@ -49,6 +49,13 @@ export interface IndexOptions {
    * ScanOptions.only). A caller that passes them answers for the paths it does not name.
    */
   onlyChanged?: readonly string[];
+  /**
+   * A process that reports a build before all of it is written (the watch): what no query reads (the
+   * state with its graph-file delta, the new facts' entries, the source snapshot) is handed over here
+   * when the kept resolution took an edit, and written after the report, before the next build. The
+   * query store's delta and its manifest, which queries read, are written before the build returns.
+   */
+  defer?: (task: () => void) => void;
 }
 
 export interface IndexResult {
@@ -678,11 +685,18 @@ function build(opts: IndexOptions, useSnapshot: boolean): IndexResult {
     if (update && 'graph' in update) {
       for (const [k, v] of Object.entries(update.timings)) timings[`resolve.${k}`] = v;
       keepSession(opts.memo!, dir, inputs, session!);
-      const summary = writeResolved(update.graph, { dir, stamp, inputs, manifest: manifestNow(), memo: opts.memo, prior: state, lap, changes: update.changes });
-      keep();
-      lap('write.facts');
-      keepSnapshot();
-      lap('write.snapshot');
+      const summary = writeResolved(update.graph, { dir, stamp, inputs, manifest: manifestNow(), memo: opts.memo, prior: state, lap, changes: update.changes, defer: opts.defer });
+      if (opts.defer) {
+        opts.defer(() => {
+          keep();
+          keepSnapshot();
+        });
+      } else {
+        keep();
+        lap('write.facts');
+        keepSnapshot();
+        lap('write.snapshot');
+      }
       return { graph: update.graph, summary, timings, files: counts, fromCache: false, incremental: { redone: update.redone, functions: update.functions } };
     }
     if (kept) refused = update ? update.refused : prior.key !== state.inputs.key ? 'files, packages or the build context changed' : !behind ? 'files it did not take before changed, and cannot be taken with this edit' : 'a file outside the build changed';
@@ -706,44 +720,67 @@ function build(opts: IndexOptions, useSnapshot: boolean): IndexResult {
  * leaves a state whose graph is not there, which the next build takes for no cache), the query store
  * and its manifest.
  */
-function writeResolved(graph: Graph, a: { dir: string; stamp: string; inputs: ResolveInputs; manifest: Manifest; memo?: PackMemo; prior?: IndexState; lap?: (name: string) => void; changes?: GraphChanges }): GraphSummary {
+function writeResolved(graph: Graph, a: { dir: string; stamp: string; inputs: ResolveInputs; manifest: Manifest; memo?: PackMemo; prior?: IndexState; lap?: (name: string) => void; changes?: GraphChanges; defer?: (task: () => void) => void }): GraphSummary {
   // A process that keeps the resolution between builds (see keepsResolution) passes the same records
   // again: the encoders keep what they made for the next graph, and (as every part is written here and
   // dropped) make it in the memory of what they made the time before (see graph/scratch.ts).
   const keep = keepsResolution(a.memo);
+  // Packed once, for the graph file and the store, when either is written whole.
   let packed: PackedGraph | undefined;
   const packedNow = () => (packed ??= packGraph(graph, { keep, recycle: keep }));
-  // Such a process writes the graph file whole only when what changed since it was written grows too
-  // large to keep in the state as a delta (see graph/pack-delta.ts).
-  const graphFile = join(a.dir, GRAPH_FILE);
-  const label = graphLabel(a.stamp);
-  const fileDelta = keep ? packDelta(graphFile, graph, packOnDisk(graphFile, a.prior)) : undefined;
-  const summary = fileDelta ? summarizeGraph(graph) : summarize(packedNow());
-  a.lap?.('write.pack');
-  // It also writes the two large files into their copies from the time before (see Reuse).
-  const reuse = keep ? spareReuse() : undefined;
-  if (!fileDelta) {
-    writeGraphFile(graphFile, label, encodePacked(packedNow(), { keep, recycle: keep }), reuse);
-    if (keep) packWritten(graphFile, graph, label, packedNow().strings);
-  }
-  a.lap?.('write.graph');
-  writeState(join(a.dir, STATE_FILE), { stamp: a.stamp, graph: label, inputs: a.inputs, summary, ...(fileDelta && { delta: fileDelta }) } satisfies IndexState, a.memo);
-  a.lap?.('write.state');
-  // It writes the query store whole only when what changed since it was written grows too large to
-  // keep beside it as a delta (see graph/delta.ts).
+  // Such a process writes the query store whole only when what changed since it was written grows too
+  // large to keep beside it as a delta (see graph/delta.ts).
   const storeFile = join(a.dir, STORE_FILE);
   const disk = keep ? storeOnDisk(a.dir) : undefined;
   const delta = disk && storeDelta(storeFile, graph, a.inputs.key, disk, a.changes);
+  // When it reports builds before all is written (see IndexOptions.defer), and the store's change fits
+  // in a delta: the delta and the manifest first (what queries read), the graph file and the state
+  // after the report. Stopped in between, the state still names the graph before, whose files are as
+  // they were: the next build finds the tree changed since, and builds as after any edit.
+  if (delta && a.defer) {
+    const summary = summarizeGraph(graph);
+    a.lap?.('write.pack');
+    writeFreshnessFile(a.dir, a.stamp, a.inputs.key, a.manifest, { base: disk!.base!, delta }, smallReuse(a.memo));
+    a.lap?.('write.manifest');
+    a.defer(() => writeGraphAndState(graph, a, keep, packedNow));
+    return summary;
+  }
+  const summary = writeGraphAndState(graph, a, keep, packedNow);
   if (delta) {
     a.lap?.('write.store');
     writeFreshnessFile(a.dir, a.stamp, a.inputs.key, a.manifest, { base: disk!.base!, delta }, smallReuse(a.memo));
   } else {
+    const reuse = keep ? spareReuse() : undefined;
     writeStore(storeFile, graph, a.inputs.key, packedNow(), keep, reuse);
     if (reuse) makeSpares(a.dir);
     a.lap?.('write.store');
     writeFreshnessFile(a.dir, a.stamp, a.inputs.key, a.manifest, undefined, smallReuse(a.memo));
   }
   a.lap?.('write.manifest');
+  return summary;
+}
+
+
+/**
+ * The graph file (or, in a process that keeps the resolution, its delta beside it in the state: the
+ * file is written whole only when what changed since grows too large, see graph/pack-delta.ts), then
+ * the state naming it (a build stopped in between leaves a state whose graph is not there, which the
+ * next build takes for no cache). Returns the graph's summary, as the state keeps it.
+ */
+function writeGraphAndState(graph: Graph, a: { dir: string; stamp: string; inputs: ResolveInputs; memo?: PackMemo; prior?: IndexState; lap?: (name: string) => void }, keep: boolean, packedNow: () => PackedGraph): GraphSummary {
+  const graphFile = join(a.dir, GRAPH_FILE);
+  const label = graphLabel(a.stamp);
+  const fileDelta = keep ? packDelta(graphFile, graph, packOnDisk(graphFile, a.prior)) : undefined;
+  const summary = fileDelta ? summarizeGraph(graph) : summarize(packedNow());
+  a.lap?.('write.pack');
+  if (!fileDelta) {
+    // It also writes the graph file into its copy from the time before (see Reuse).
+    writeGraphFile(graphFile, label, encodePacked(packedNow(), { keep, recycle: keep }), keep ? spareReuse() : undefined);
+    if (keep) packWritten(graphFile, graph, label, packedNow().strings);
+  }
+  a.lap?.('write.graph');
+  writeState(join(a.dir, STATE_FILE), { stamp: a.stamp, graph: label, inputs: a.inputs, summary, ...(fileDelta && { delta: fileDelta }) } satisfies IndexState, a.memo);
+  a.lap?.('write.state');
   return summary;
 }
 

@@ -93,7 +93,9 @@ export function watchWith(build: (opts: IndexOptions) => IndexResult, dir: strin
   const debounce = opts.debounceMs ?? WATCH_DEBOUNCE_MS;
   const verifyMs = opts.verifyMs ?? WATCH_VERIFY_MS;
   // Each build reads the state and the snapshot the one before wrote: kept decoded in between.
-  const buildOpts: IndexOptions = { ...opts, memo: opts.memo ?? new PackMemo() };
+  // The writes no query reads, which a build hands over (see IndexOptions.defer): done after its report.
+  const later: (() => void)[] = [];
+  const buildOpts: IndexOptions = { ...opts, memo: opts.memo ?? new PackMemo(), defer: (task) => later.push(task) };
   const watchers = new Map<string, FSWatcher>();
   const touched = new Set<string>();
   let firstEvent: number | undefined;
@@ -112,6 +114,7 @@ export function watchWith(build: (opts: IndexOptions) => IndexResult, dir: strin
   const close = () => {
     if (stopped) return;
     stopped = true;
+    finishWrites();
     if (timer) clearTimeout(timer);
     if (verifier) clearTimeout(verifier);
     for (const w of watchers.values()) w.close();
@@ -169,6 +172,24 @@ export function watchWith(build: (opts: IndexOptions) => IndexResult, dir: strin
     }
   };
 
+  /**
+   * The rest of the last build's writes. One that fails is reported; the next build, which finds the
+   * state behind the tree, builds as after any edit.
+   */
+  const finishWrites = () => {
+    for (const task of later.splice(0)) {
+      try {
+        task();
+      } catch (err) {
+        refresh = true;
+        failing = true;
+        opts.onError(err as Error);
+        later.length = 0;
+        return;
+      }
+    }
+  };
+
   /** One build and what follows it. The first build's error is thrown (the watch does not start); later ones go to onError. */
   const runBuild = (first = false, verify = false) => {
     timer = undefined;
@@ -182,6 +203,8 @@ export function watchWith(build: (opts: IndexOptions) => IndexResult, dir: strin
     touched.clear();
     firstEvent = undefined;
     unnamed = false;
+    // None are left (each build's follow its report), unless a report threw.
+    finishWrites();
     const t = performance.now();
     let result: IndexResult;
     try {
@@ -212,6 +235,7 @@ export function watchWith(build: (opts: IndexOptions) => IndexResult, dir: strin
     }
     if (fromEvents) verifier = setTimeout(() => runBuild(false, true), verifyMs);
     opts.onBuild({ result, ms: end - t, sinceEvent: since === undefined ? undefined : end - since, touched: names, changed, watching: watchers.size, fromEvents });
+    finishWrites();
     // Reported: the young generation is emptied while the watch waits (see collectYoung).
     setImmediate(collectYoung);
   };

@@ -491,7 +491,39 @@ export class ResolveSession {
       }
     }
     let j = 0;
-    for (let i = 0; i < order.length; i++) {
+    const sameOrder = last !== undefined && sameFunctions(order, last.order);
+    if (sameOrder) {
+      // The same functions in the same order (an edit of bodies, the usual update): between the
+      // functions resolved again, the last lists' runs as they were, at places moved by what those
+      // functions gained or lost. A pass over those functions, not over the order.
+      const was = last!;
+      let kept = 0;
+      const keepTo = (end: number) => {
+        const [byEdges, bySites] = [edges.length - was.edgeAt[kept], unresolved.length - was.unresolvedAt[kept]];
+        edges.run(was.edgeAt[kept], was.edgeAt[end]);
+        unresolved.run(was.unresolvedAt[kept], was.unresolvedAt[end]);
+        for (let k = kept; k < end; k++) {
+          edgeAt[k] = was.edgeAt[k] + byEdges;
+          unresolvedAt[k] = was.unresolvedAt[k] + bySites;
+        }
+      };
+      const redone = [...this.touched].map((fn) => rank!.get(fn)).filter((i): i is number => i !== undefined).sort((a, b) => a - b);
+      for (const i of redone) {
+        keepTo(i);
+        edgeAt[i] = edges.length;
+        unresolvedAt[i] = unresolved.length;
+        drop(was.edgeAt[i], was.edgeAt[i + 1]);
+        const out = this.outputs.get(order[i]);
+        if (!out) throw new Error(`no resolution kept for ${order[i].id}`);
+        edges.own(out.edges);
+        unresolved.own(out.unresolved);
+        count(out.edges, 0, out.edges.length, 1);
+        kept = i + 1;
+      }
+      keepTo(order.length);
+      j = was.order.length;
+    }
+    for (let i = sameOrder ? order.length : 0; i < order.length; i++) {
       const fn = order[i];
       edgeAt[i] = edges.length;
       unresolvedAt[i] = unresolved.length;
@@ -964,6 +996,13 @@ function collectNames(x: unknown, into: Set<string>): void {
   });
 }
 
+/** Whether two orders list the same functions in the same places. */
+function sameFunctions(a: readonly FuncInfo[], b: readonly FuncInfo[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
 /**
  * A list laid out from runs of another list's items (`src`) and lists of its own, in order, and copied
  * into one array at the end: collect copies most of the last graph's edges in a few long runs, which
@@ -971,7 +1010,8 @@ function collectNames(x: unknown, into: Set<string>): void {
  * v1.28.
  */
 class Laid<T> {
-  private readonly pieces: T[][] = [];
+  /** What is laid, in order: runs of `src` and lists of their own. */
+  private readonly pieces: (T[] | Run)[] = [];
   /** The run of `src` not yet put in `pieces`. */
   private from = 0;
   private to = 0;
@@ -998,20 +1038,34 @@ class Laid<T> {
     this.length += items.length;
   }
 
+  /**
+   * The list, each item copied once into an array of its length: slicing the runs and joining the
+   * slices copied each twice (9 ms of an update on v1.28, where this takes 5, measured apart).
+   */
   done(): T[] {
     this.close();
-    const { pieces } = this;
-    // Many pieces (a list made from nothing, one per function) are not passed as arguments.
-    if (pieces.length <= 4096) return ([] as T[]).concat(...pieces);
-    const out: T[] = [];
-    for (const p of pieces) for (const x of p) out.push(x);
+    const { src } = this;
+    const out = new Array<T>(this.length);
+    let o = 0;
+    for (const p of this.pieces) {
+      if (p instanceof Run) for (let k = p.from; k < p.to; k++) out[o++] = src[k];
+      else for (let k = 0; k < p.length; k++) out[o++] = p[k];
+    }
     return out;
   }
 
   private close(): void {
-    if (this.to > this.from) this.pieces.push(this.src.slice(this.from, this.to));
+    if (this.to > this.from) this.pieces.push(new Run(this.from, this.to));
     this.from = this.to = 0;
   }
+}
+
+/** A run of a Laid's source list: its items [from, to). */
+class Run {
+  constructor(
+    readonly from: number,
+    readonly to: number,
+  ) {}
 }
 
 /** Whether a record names one of `names` anywhere (an identifier or a selector: any `n` field). */

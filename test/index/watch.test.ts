@@ -5,13 +5,13 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { appendFileSync, cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, cpSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { tmpdir } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { join, resolve } from 'node:path';
 import { buildIndex, watchIndex, type IndexOptions, type IndexResult, type WatchBuild } from '../../src/index/build.js';
-import { indexDir } from '../../src/index/stored.js';
+import { indexDir, openStore } from '../../src/index/stored.js';
 import { watchWith } from '../../src/index/watch.js';
 import { PackMemo, readPack, writePack } from '../../src/index/cache.js';
 import { defaultBuildContext } from '../../src/source/index.js';
@@ -131,6 +131,47 @@ describe('index --watch (watchIndex)', () => {
       stop.abort();
       await w.closed;
     }
+  });
+
+  it('reports an edit its kept resolution took once queries read it, and writes the state and facts right after the report', async () => {
+    const loc = tree();
+    const dir = indexDir(loc);
+    const seen: { incremental: boolean; answered: boolean; stateBefore: number; stateNow: number }[] = [];
+    let stateBefore = 0;
+    const stop = new AbortController();
+    const reported: WatchBuild[] = [];
+    const w = watchIndex({
+      ...loc,
+      signal: stop.signal,
+      onError: (err) => assert.fail(err),
+      onBuild: (b) => {
+        reported.push(b);
+        if (!b.result.incremental) return;
+        const store = openStore(loc);
+        seen.push({ incremental: true, answered: store?.get('k8s.io/kubernetes/pkg/kubelet.deferredHelper') !== undefined, stateBefore, stateNow: statSync(join(dir, 'state.v8')).mtimeMs });
+        store?.close();
+      },
+    });
+    try {
+      while (reported.length === 0) await new Promise((r) => setTimeout(r, 20));
+      stateBefore = statSync(join(dir, 'state.v8')).mtimeMs;
+      appendFileSync(join(loc.root, 'pkg/kubelet/kubelet.go'), '\nfunc deferredHelper() int { return len("x") }\n');
+      const deadline = Date.now() + 10_000;
+      while (seen.length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+      assert.equal(seen.length, 1, 'the edit was taken by the kept resolution');
+      assert.ok(seen[0].answered, 'when the build is reported, a query finds the new function');
+      assert.equal(seen[0].stateNow, seen[0].stateBefore, 'and the state is not written yet');
+    } finally {
+      stop.abort();
+      await w.closed;
+    }
+    // Written after the report: a new process finds the index up to date (no file parsed, nothing resolved).
+    assert.notEqual(statSync(join(dir, 'state.v8')).mtimeMs, stateBefore);
+    const again = buildIndex({ ...loc });
+    assert.equal(again.fromCache, true);
+    assert.equal(again.files.parsed, 0);
+    assert.ok(again.graph.symbols.some((s) => s.name === 'deferredHelper'));
+    assert.deepEqual(normal(again.graph), normal(buildIndex({ ...loc, cacheDir: tempDir('ka-watch-cache-') }).graph));
   });
 
   it('asks for a collection of the young generation once a build is reported, while it waits', async () => {
