@@ -35,10 +35,11 @@ if (process.env[WATCH_CHILD] && process.channel) {
 // The core commands (the index, the queries, the call graph) run from one CommonJS file made by the
 // build (see src/cli/bundle.ts): loading it skips the ES module loader, most of a query's time beyond
 // Node's start. Everything else (help, the guide, the site, annotations...) runs from the ES modules,
-// and so does a core command when that file is missing or older than the modules it was made from (a
-// build by tsc alone), or with KUBELET_ATLAS_BUNDLE=0 (a stack trace then names functions as written). Where Node can require() ES modules (20.19 and later), they load synchronously,
-// which skips the loader's set-up and its asynchronous reads; older Nodes import them.
-// main.ts's CORE_COMMANDS (a test compares them).
+// and so does a core command when that file is missing, older than the modules it was made from (a
+// build by tsc alone) or fails to load, or with KUBELET_ATLAS_BUNDLE=0 (a stack trace then names
+// functions as written). Where Node can require() ES modules (20.19 and later), they load
+// synchronously, which skips the loader's set-up and its asynchronous reads; older Nodes import them.
+// The core commands are main.ts's CORE_COMMANDS (a test compares them).
 const CORE = ['index', 'fetch', 'callgraph', 'show', 'callers', 'callees', 'path', 'search', 'goroutines', 'channels'];
 const fs = require('node:fs');
 const path = require('node:path');
@@ -56,12 +57,12 @@ const bundled = () => {
  * only the source's length). A command run without a usable cache writes one as it exits, with the
  * functions it compiled, and removes the caches of other bundles; later runs of that command skip
  * parsing and compiling those functions (a query's cache holds few of an index build's, and one cache
- * for both would hold what the first command run compiled). A
- * watch writes none (it runs with other V8 flags, and V8 refuses a cache made under other flags). Where
- * the folder is read-only, each run compiles the bundle.
- * The bundle runs as a vm script, where import() has no loader: the core commands do not use it (its
- * only import() calls load the other commands' modules, which main() skips for a core command).
- * KUBELET_ATLAS_DEBUG set: says on stderr, as the process exits, what ran and what the cache did.
+ * for both would hold what the first command run compiled). A watch writes none (it runs with other V8
+ * flags, and V8 refuses a cache made under other flags). Where the folder is read-only, each run
+ * compiles the bundle. The bundle runs as a vm script, where import() has no loader: the core commands
+ * do not use it (its only import() calls load the other commands' modules, which main() skips for a
+ * core command). KUBELET_ATLAS_DEBUG set: says on stderr, as the process exits, what ran and what the
+ * cache did.
  */
 function loadBundle({ file, stat: st }) {
   const vm = require('node:vm');
@@ -111,10 +112,21 @@ function debug(what) {
   process.once('exit', () => say(what));
 }
 
+/** The bundle's exports, or undefined (said with KUBELET_ATLAS_DEBUG) when it fails to load. */
+function tryBundle(core) {
+  try {
+    return loadBundle(core);
+  } catch (err) {
+    debug(`the ES modules (${core.file} failed to load: ${err.message})`);
+    return undefined;
+  }
+}
+
 const core = CORE.includes(args[0]) && process.env.KUBELET_ATLAS_BUNDLE !== '0' ? bundled() : undefined;
+const fromBundle = core && tryBundle(core);
 const entry = '../dist/src/cli/main.js';
 if (!core) debug('the ES modules');
-const cli = core ? Promise.resolve(loadBundle(core)) : process.features.require_module ? Promise.resolve(require(entry)) : import(entry);
+const cli = fromBundle ? Promise.resolve(fromBundle) : process.features.require_module ? Promise.resolve(require(entry)) : import(entry);
 cli.then(({ main }) => main(process.argv)).then((code) => {
   process.exitCode = code;
 });

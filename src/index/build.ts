@@ -716,9 +716,10 @@ function build(opts: IndexOptions, useSnapshot: boolean): IndexResult {
 }
 
 /**
- * A resolved graph written, and its summary given: the graph file first, then the state naming it (a build stopped in between
- * leaves a state whose graph is not there, which the next build takes for no cache), the query store
- * and its manifest.
+ * A resolved graph written, and its summary given: the graph file first, then the state naming it (a
+ * build stopped in between leaves a state whose graph is not there, which the next build takes for no
+ * cache), the query store and its manifest; or, with `defer` and a store delta, the other way round
+ * (see below).
  */
 function writeResolved(graph: Graph, a: { dir: string; stamp: string; inputs: ResolveInputs; manifest: Manifest; memo?: PackMemo; prior?: IndexState; lap?: (name: string) => void; changes?: GraphChanges; defer?: (task: () => void) => void }): GraphSummary {
   // A process that keeps the resolution between builds (see keepsResolution) passes the same records
@@ -742,7 +743,7 @@ function writeResolved(graph: Graph, a: { dir: string; stamp: string; inputs: Re
     a.lap?.('write.pack');
     writeFreshnessFile(a.dir, a.stamp, a.inputs.key, a.manifest, { base: disk!.base!, delta }, smallReuse(a.memo));
     a.lap?.('write.manifest');
-    a.defer(() => writeGraphAndState(graph, a, keep, packedNow));
+    a.defer(() => writeGraphAndState(graph, { ...a, lap: undefined }, keep, packedNow));
     return summary;
   }
   const summary = writeGraphAndState(graph, a, keep, packedNow);
@@ -759,7 +760,6 @@ function writeResolved(graph: Graph, a: { dir: string; stamp: string; inputs: Re
   a.lap?.('write.manifest');
   return summary;
 }
-
 
 /**
  * The graph file (or, in a process that keeps the resolution, its delta beside it in the state: the

@@ -203,7 +203,7 @@ export function watchWith(build: (opts: IndexOptions) => IndexResult, dir: strin
     touched.clear();
     firstEvent = undefined;
     unnamed = false;
-    // None are left (each build's follow its report), unless a report threw.
+    // Writes the last build left (none, unless its report threw) come first.
     finishWrites();
     const t = performance.now();
     let result: IndexResult;

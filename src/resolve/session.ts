@@ -482,16 +482,16 @@ export class ResolveSession {
       count(last!.edges, from, to, -1);
       for (let k = from; k < to; k++) dropped.add(last!.edges[k].callee);
     };
-    // The places in `order` of the functions resolved again.
-    const again = new Uint8Array(order.length);
-    if (last) {
+    let j = 0;
+    const sameOrder = last !== undefined && sameFunctions(order, last.order);
+    // The places in `order` of the functions resolved again (for the walk of the whole order).
+    const again = new Uint8Array(sameOrder ? 0 : order.length);
+    if (last && !sameOrder) {
       for (const fn of this.touched) {
         const i = rank!.get(fn);
         if (i !== undefined) again[i] = 1;
       }
     }
-    let j = 0;
-    const sameOrder = last !== undefined && sameFunctions(order, last.order);
     if (sameOrder) {
       // The same functions in the same order (an edit of bodies, the usual update): between the
       // functions resolved again, the last lists' runs as they were, at places moved by what those

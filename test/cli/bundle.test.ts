@@ -123,6 +123,15 @@ describe('the bin', () => {
     assert.equal(bin(root, 'index').out, 'modules index');
   });
 
+  it('runs a core command from the ES modules when the bundle fails to load', () => {
+    const root = stand();
+    writeFileSync(join(root, 'dist', 'src', 'cli', 'core.cjs'), "throw new Error('a broken bundle');\n");
+    const r = bin(root, 'callers', 'X');
+    assert.equal(r.code, 0, r.err);
+    assert.equal(r.out, 'modules callers X');
+    assert.match(r.err, /ran from the ES modules \(.*core\.cjs failed to load: a broken bundle\)/);
+  });
+
   it('drops the code cache of a bundle made again, and writes one for the new bundle', () => {
     const root = stand();
     bin(root, 'show', 'X');
