@@ -6,7 +6,8 @@
  * Why: a one-shot query's own work is a few milliseconds, and most of what it costs beyond Node's start
  * is loading the CLI. As ES modules, the ~25 files a query needs are resolved, read and compiled one by
  * one through the ES module loader, whose own internals Node compiles first. One CommonJS file skips
- * all of that. The file holds the same compiled code: esbuild only joins the modules.
+ * all of that. The file holds the same compiled code, joined and minified by esbuild, and is written
+ * whole or not at all (to a temporary file, then renamed).
  *
  * What stays outside: the lazily loaded command modules (annotations, run, notes, diff, site, guide,
  * tour, which the bin never sends here), the parser's worker (a file of its own, `new Worker`), and the
@@ -22,6 +23,7 @@
 import { readFile } from 'node:fs/promises';
 import { dirname, join, relative, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { writeBytes } from '../index/atomic.js';
 
 /** The bundle's path, from the dist folder. */
 export const CORE_BUNDLE = join('src', 'cli', 'core.cjs');
@@ -45,6 +47,7 @@ export async function bundleCli(dist: string): Promise<{ file: string; modules: 
     format: 'cjs',
     target: 'node20',
     outfile,
+    write: false,
     // Packages load from node_modules at run time, as they do for the ES modules; commander is inside.
     external: [...LAZY.map((m) => `./${m}.js`), ...Object.keys(pkg.dependencies ?? {}).filter((d) => d !== 'commander')],
     logLevel: 'warning',
@@ -83,7 +86,9 @@ export async function bundleCli(dist: string): Promise<{ file: string; modules: 
       },
     ],
   });
-  if (result.errors.length) throw new Error(`bundling the CLI failed: ${result.errors.map((e) => e.text).join('; ')}`);
+  const [out] = result.outputFiles ?? [];
+  if (result.errors.length || !out) throw new Error(`bundling the CLI failed: ${result.errors.map((e) => e.text).join('; ') || 'no output'}`);
+  writeBytes(outfile, out.contents);
   return { file: outfile, modules: Object.keys(result.metafile?.inputs ?? {}).length };
 }
 
