@@ -743,7 +743,7 @@ function writeResolved(graph: Graph, a: { dir: string; stamp: string; inputs: Re
     a.lap?.('write.pack');
     writeFreshnessFile(a.dir, a.stamp, a.inputs.key, a.manifest, { base: disk!.base!, delta }, smallReuse(a.memo));
     a.lap?.('write.manifest');
-    a.defer(() => writeGraphAndState(graph, { ...a, lap: undefined }, keep, packedNow));
+    a.defer(() => writeGraphAndState(graph, { ...a, lap: undefined }, keep, packedNow, summary));
     return summary;
   }
   const summary = writeGraphAndState(graph, a, keep, packedNow);
@@ -765,13 +765,14 @@ function writeResolved(graph: Graph, a: { dir: string; stamp: string; inputs: Re
  * The graph file (or, in a process that keeps the resolution, its delta beside it in the state: the
  * file is written whole only when what changed since grows too large, see graph/pack-delta.ts), then
  * the state naming it (a build stopped in between leaves a state whose graph is not there, which the
- * next build takes for no cache). Returns the graph's summary, as the state keeps it.
+ * next build takes for no cache). Returns the graph's summary, as the state keeps it: `made`, when
+ * the caller made it already (and reported it), else made here.
  */
-function writeGraphAndState(graph: Graph, a: { dir: string; stamp: string; inputs: ResolveInputs; memo?: PackMemo; prior?: IndexState; lap?: (name: string) => void }, keep: boolean, packedNow: () => PackedGraph): GraphSummary {
+function writeGraphAndState(graph: Graph, a: { dir: string; stamp: string; inputs: ResolveInputs; memo?: PackMemo; prior?: IndexState; lap?: (name: string) => void }, keep: boolean, packedNow: () => PackedGraph, made?: GraphSummary): GraphSummary {
   const graphFile = join(a.dir, GRAPH_FILE);
   const label = graphLabel(a.stamp);
   const fileDelta = keep ? packDelta(graphFile, graph, packOnDisk(graphFile, a.prior)) : undefined;
-  const summary = fileDelta ? summarizeGraph(graph) : summarize(packedNow());
+  const summary = made ?? (fileDelta ? summarizeGraph(graph) : summarize(packedNow()));
   a.lap?.('write.pack');
   if (!fileDelta) {
     // It also writes the graph file into its copy from the time before (see Reuse).
