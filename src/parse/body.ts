@@ -8,7 +8,6 @@ import type { Bind, CallMode, Expr, FuncFacts, TypeExpr } from './facts.js';
 import { paramList, resultList, typeOf } from './types.js';
 import { fingerprintOf } from './fingerprint.js';
 
-
 /** Shared state of one file's extraction: every function (named or closure) lands in `funcs`. */
 export interface FileWalk {
   funcs: FuncFacts[];

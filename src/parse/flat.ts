@@ -107,11 +107,11 @@ class FlatNode implements SyntaxNode {
   }
 
   get isNamed(): boolean {
-    return ((this.t.w[2 + this.i * 4] >>> 24) & 1) === 1;
+    return namedAt(this.t, this.i);
   }
 
   get field(): string | null {
-    return this.t.fields[(this.t.w[2 + this.i * 4] >>> 16) & 0xff];
+    return fieldAt(this.t, this.i);
   }
 
   get startIndex(): number {
@@ -123,48 +123,59 @@ class FlatNode implements SyntaxNode {
   }
 
   get text(): string {
-    return this.t.src.text.slice(this.t.w[3 + this.i * 4], this.t.w[4 + this.i * 4]);
+    return this.t.src.text.slice(this.startIndex, this.endIndex);
   }
 
   get startPosition(): { row: number; column: number } {
-    return this.t.src.position(this.t.w[3 + this.i * 4]);
+    return this.t.src.position(this.startIndex);
   }
 
   get endPosition(): { row: number; column: number } {
-    return this.t.src.position(this.t.w[4 + this.i * 4]);
+    return this.t.src.position(this.endIndex);
   }
 
   get children(): SyntaxNode[] {
+    const { first, next } = this.t;
     const out: SyntaxNode[] = [];
-    for (let c = this.t.first[this.i]; c >= 0; c = this.t.next[c]) out.push(new FlatNode(this.t, c));
+    for (let c = first[this.i]; c >= 0; c = next[c]) out.push(new FlatNode(this.t, c));
     return out;
   }
 
   get namedChildren(): SyntaxNode[] {
-    const { w, first, next } = this.t;
+    const { first, next } = this.t;
     const out: SyntaxNode[] = [];
-    for (let c = first[this.i]; c >= 0; c = next[c]) if ((w[2 + c * 4] >>> 24) & 1) out.push(new FlatNode(this.t, c));
+    for (let c = first[this.i]; c >= 0; c = next[c]) if (namedAt(this.t, c)) out.push(new FlatNode(this.t, c));
     return out;
   }
 
   get previousNamedSibling(): SyntaxNode | null {
-    const { w, prev } = this.t;
-    for (let c = prev[this.i]; c >= 0; c = prev[c]) if ((w[2 + c * 4] >>> 24) & 1) return new FlatNode(this.t, c);
+    const { prev } = this.t;
+    for (let c = prev[this.i]; c >= 0; c = prev[c]) if (namedAt(this.t, c)) return new FlatNode(this.t, c);
     return null;
   }
 
   childForFieldName(name: string): SyntaxNode | null {
-    const { w, first, next, fields } = this.t;
-    for (let c = first[this.i]; c >= 0; c = next[c]) if (fields[(w[2 + c * 4] >>> 16) & 0xff] === name) return new FlatNode(this.t, c);
+    const { first, next } = this.t;
+    for (let c = first[this.i]; c >= 0; c = next[c]) if (fieldAt(this.t, c) === name) return new FlatNode(this.t, c);
     return null;
   }
 
   childrenForFieldName(name: string): SyntaxNode[] {
-    const { w, first, next, fields } = this.t;
+    const { first, next } = this.t;
     const out: SyntaxNode[] = [];
-    for (let c = first[this.i]; c >= 0; c = next[c]) if (fields[(w[2 + c * 4] >>> 16) & 0xff] === name) out.push(new FlatNode(this.t, c));
+    for (let c = first[this.i]; c >= 0; c = next[c]) if (fieldAt(this.t, c) === name) out.push(new FlatNode(this.t, c));
     return out;
   }
+}
+
+/** Whether node `i` of a flat tree is named (bit 24 of its first word). */
+function namedAt(t: FlatTree, i: number): boolean {
+  return ((t.w[2 + i * 4] >>> 24) & 1) === 1;
+}
+
+/** The field name of node `i` of a flat tree (bits 16-23 of its first word), or null. */
+function fieldAt(t: FlatTree, i: number): string | null {
+  return t.fields[(t.w[2 + i * 4] >>> 16) & 0xff];
 }
 
 let cached: FlatParser | null | undefined;
@@ -214,7 +225,7 @@ export function flatParser(query: string, leaves: readonly string[], keep: reado
     for (let k = 0, o = 2 + count * 4; k < w[1]; k++, o += 2) captures.push({ name: meta.captures[w[o]], node: new FlatNode(tree, w[o + 1]) });
     return { root: new FlatNode(tree, 0), captures };
   };
-/** Trees kept by key, with the text each was parsed from, least recently parsed first. */
+  /** Trees kept by key, with the text each was parsed from, least recently parsed first. */
   const kept = new Map<string, { text: string; tree: KeptTree }>();
   cached = {
     parseOnly: (text) => addon.parseOnly(text),

@@ -2,7 +2,6 @@
 import type { SyntaxNode } from './light.js';
 import type { TypeExpr, Param, MethodSig, FieldDecl } from './facts.js';
 
-
 const UNKNOWN: TypeExpr = { k: 'unknown' };
 
 export function typeOf(node: SyntaxNode | null | undefined): TypeExpr {
