@@ -3,10 +3,9 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { CORE_COMMANDS, main as esmMain } from '../../src/cli/main.js';
-import type { Io } from '../../src/cli/context.js';
+import { runCli } from '../helpers/cli.js';
 import { tempDir } from '../helpers/temp.js';
 
 const fixture = resolve('test/fixtures/go/kubelike');
@@ -14,13 +13,7 @@ const bundleFile = resolve('dist/src/cli/core.cjs');
 
 type Main = typeof esmMain;
 
-async function run(main: Main, args: string[]): Promise<{ code: number; out: string; err: string }> {
-  let out = '';
-  let err = '';
-  const io: Io = { out: (s) => { out += s; }, err: (s) => { err += s; }, isTTY: false, env: { HOME: tmpdir() } };
-  const code = await main(['node', 'kubelet-atlas', ...args], io);
-  return { code, out, err };
-}
+const run = (main: Main, args: string[]) => runCli(args, {}, main);
 
 describe('the CLI bundle (dist/src/cli/core.cjs)', () => {
   let bundleMain: Main;

@@ -11,12 +11,15 @@ export interface CliRun {
   writes: number;
 }
 
-/** `env` is the whole environment the command sees, over a HOME in the temp folder. */
-export async function runCli(args: string[], env: NodeJS.ProcessEnv = {}): Promise<CliRun> {
+/**
+ * `env` is the whole environment the command sees, over a HOME in the temp folder. `cli`: the main()
+ * to run (the ES modules' by default; the bundle's, for its tests).
+ */
+export async function runCli(args: string[], env: NodeJS.ProcessEnv = {}, cli: typeof main = main): Promise<CliRun> {
   let out = '';
   let err = '';
   let writes = 0;
   const io: Io = { out: (s) => { out += s; writes++; }, err: (s) => { err += s; }, isTTY: false, env: { HOME: tmpdir(), ...env } };
-  const code = await main(['node', 'kubelet-atlas', ...args], io);
+  const code = await cli(['node', 'kubelet-atlas', ...args], io);
   return { code, out, err, writes };
 }
