@@ -8,6 +8,7 @@
 import type { CallFact, Expr } from '../parse/index.js';
 import type { Edge, EdgeKind, UnresolvedSite } from '../model/index.js';
 import type { FileInfo, FuncInfo, Program, TypeInfo } from './program.js';
+import { funcsInOrder } from './program.js';
 import { BUILTIN_FUNCS, Types, type RType, type Scope, type Member } from './types.js';
 import { Implementations } from './impls.js';
 import { FlowTypes } from './flow-types.js';
@@ -472,7 +473,7 @@ export class CallResolver {
 
   /** The functions whose call sites the table holds, in its order. */
   private siteFunctions(): FuncInfo[] {
-    return [...this.program.funcs.values(), ...this.program.inits].filter((fn) => fn.file.active);
+    return [...funcsInOrder(this.program), ...this.program.inits].filter((fn) => fn.file.active);
   }
 
   /** The callees of `fn`'s call sites as the table sees them (its own engine, no parameter flows), with each site's index. */
@@ -655,7 +656,7 @@ export class CallResolver {
 
   /** The active functions the program lists by ID (a package's first init only), in its order: what the field-flow and callers tables read. */
   private listedFunctions(): FuncInfo[] {
-    return [...this.program.funcs.values()].filter((fn) => fn.file.active);
+    return [...funcsInOrder(this.program)].filter((fn) => fn.file.active);
   }
 
   /** Whether `fn` is among listedFunctions. */

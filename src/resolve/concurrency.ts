@@ -7,6 +7,7 @@
 import type { ChannelOpRecord, Edge, GoroutineRecord } from '../model/index.js';
 import type { Expr, CallFact } from '../parse/index.js';
 import type { FuncInfo, Program } from './program.js';
+import { funcsInOrder } from './program.js';
 import type { CallResolver } from './calls.js';
 import { exprText } from './calls.js';
 import type { Scope } from './types.js';
@@ -25,7 +26,7 @@ const PERIODIC: Record<string, { fn: number; period?: number }> = {
 export function collectGoroutines(program: Program, resolver: CallResolver, edges: Edge[]): GoroutineRecord[] {
   const out: GoroutineRecord[] = [];
   const byCall = goEdges(edges);
-  for (const fn of program.funcs.values()) {
+  for (const fn of funcsInOrder(program)) {
     if (!fn.file.active) continue;
     out.push(...goroutinesOf(fn, resolver, byCall));
   }
@@ -122,7 +123,7 @@ export function renderExpr(e: Expr): string {
 export function collectChannels(program: Program, resolver: CallResolver): ChannelOpRecord[] {
   const callersOf = resolver.callersTable();
   const out: ChannelOpRecord[] = [];
-  for (const fn of program.funcs.values()) if (fn.file.active) out.push(...channelsOf(fn, program, resolver, callersOf));
+  for (const fn of funcsInOrder(program)) if (fn.file.active) out.push(...channelsOf(fn, program, resolver, callersOf));
   return out;
 }
 

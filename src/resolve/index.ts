@@ -1,6 +1,7 @@
 /** Resolution: the program (declarations) → the call graph with channels, goroutines and symbols. */
 import type { Edge, Graph, UnresolvedSite } from '../model/index.js';
 import type { Program } from './program.js';
+import { funcsInOrder } from './program.js';
 import { CallResolver } from './calls.js';
 import { finishGraph, type ResolveMeta } from './finish.js';
 
@@ -13,7 +14,7 @@ export function resolveProgram(program: Program, meta: ResolveMeta): Graph {
   const resolver = new CallResolver(program);
   const edges: Edge[] = [];
   const unresolved: UnresolvedSite[] = [];
-  for (const fn of [...program.funcs.values(), ...program.inits]) {
+  for (const fn of [...funcsInOrder(program), ...program.inits]) {
     if (!fn.file.active) continue;
     resolver.resolveFunction(fn, edges, unresolved);
   }

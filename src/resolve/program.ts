@@ -51,11 +51,28 @@ export interface ValueInfo {
 
 export interface Program {
   packages: Map<string, PkgInfo>;
-  /** Every function, method and closure by ID (active variant). */
+  /**
+   * Every function, method and closure by ID (active variant), in the order in which the packages'
+   * files first declare the IDs: the order the graph lists edges in. A session may put new IDs at the
+   * end and leave the order to be made again when it is next read (see `unsettled`): read the map in
+   * order through funcsInOrder, never by iterating it.
+   */
   funcs: Map<string, FuncInfo>;
   /** Per-file package initializers beyond the first (they share the ID `pkg.init`). */
   inits: FuncInfo[];
   types: TypeInfo[];
+  /** Puts `funcs` in its order again; set by a session that added IDs out of order, run once by funcsInOrder. */
+  unsettled?: () => void;
+}
+
+/** The program's functions by ID, in its order (see Program.funcs). */
+export function funcsInOrder(program: Program): IterableIterator<FuncInfo> {
+  const settle = program.unsettled;
+  if (settle) {
+    program.unsettled = undefined;
+    settle();
+  }
+  return program.funcs.values();
 }
 
 export interface PackageInput {

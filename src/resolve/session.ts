@@ -28,7 +28,7 @@ import type { ChannelOpRecord, Edge, GoroutineRecord, Graph, GraphChanges, Symbo
 import type { FileFacts, FuncFacts } from '../parse/index.js';
 import { recordsShift } from '../parse/index.js';
 import type { FileInfo, FuncInfo, PackageInput, PkgInfo, Program } from './program.js';
-import { factsDiagnostics } from './program.js';
+import { factsDiagnostics, funcsInOrder } from './program.js';
 import { CallResolver } from './calls.js';
 import { Deps } from './deps.js';
 import { finishGraph, type ResolveMeta } from './finish.js';
@@ -145,6 +145,9 @@ function rankIn(order: FuncInfo[]): Rank {
   return { get, has: (fn) => get(fn) !== undefined };
 }
 
+/** At most this many new functions are spliced into the last order (see Session.spliced). */
+const SPLICED_MAX = 16;
+
 /** How many places rankIn finds by a scan (each a pass over some 80,000 pointers on v1.28) before it makes its map. */
 const RANK_SCANS = 16;
 
@@ -203,7 +206,7 @@ export class ResolveSession {
     this.resolver = new CallResolver(program, this.deps);
     for (const input of packageInputs) for (const f of input.files) this.inputs.set(f.facts.path, f);
     const byFacts = new Map<FuncFacts, FuncInfo>();
-    for (const fn of [...program.funcs.values(), ...program.inits]) {
+    for (const fn of [...funcsInOrder(program), ...program.inits]) {
       byFacts.set(fn.facts, fn);
       for (const v of fn.variants ?? []) byFacts.set(v.facts, v);
     }
@@ -262,7 +265,7 @@ export class ResolveSession {
   }
 
   private order(): FuncInfo[] {
-    return [...this.program.funcs.values(), ...this.program.inits].filter((fn) => fn.file.active);
+    return [...funcsInOrder(this.program), ...this.program.inits].filter((fn) => fn.file.active);
   }
 
   /**
@@ -439,7 +442,7 @@ export class ResolveSession {
     } else {
       for (const [id] of byId) this.deps.forget(CHANNELS + id);
       byId.clear();
-      for (const fn of this.program.funcs.values()) if (fn.file.active && fn.facts.chans.length > 0) make(fn);
+      for (const fn of funcsInOrder(this.program)) if (fn.file.active && fn.facts.chans.length > 0) make(fn);
       owners = [...byId.keys()];
     }
     const list: ChannelOpRecord[] = [];
@@ -764,17 +767,17 @@ export class ResolveSession {
       info.pkg.funcs.set(info.facts.local, info);
     }
     // Functions that went leave the program's order as it was; new ones take their places in it. When
-    // none came or went (an edit of bodies), the order is the last graph's. Otherwise it is the order
-    // of the program's map (see order()), made from the list place() set the map from, or, when
-    // functions only went, from the last order less those: not from the map's 53,000 entries again
-    // (10-14 ms of such an edit on v1.28). Not when an initializer came or went (the program lists a
-    // package's initializers apart).
-    const placed = fresh.length ? this.place(fresh) : undefined;
+    // none came or went (an edit of bodies), the order is the last graph's; when some came, the last
+    // order with them spliced in (see orderWith); when functions only went, the last order less those:
+    // not the map's 53,000 entries read again (10-14 ms of such an edit on v1.28). The order of the
+    // program's map (see order()) when an initializer came or went (the program lists a package's
+    // initializers apart), or when there is no last order.
     const inits = [...fresh, ...gone].some((fn) => fn.facts.local === 'init');
+    if (!this.last && fresh.length > 0) this.place(fresh);
     const order = !this.last
       ? this.order()
       : fresh.length > 0
-        ? (placed && !inits ? placed.concat(this.program.inits).filter((fn) => fn.file.active) : this.order())
+        ? this.orderWith(fresh, gone, inits)
         : gone.length > 0
           ? (inits ? this.order() : without(this.last.order, new Set(gone)))
           : this.last.order;
@@ -867,33 +870,85 @@ export class ResolveSession {
   }
 
   /**
+   * The order of the functions once `fresh` came and `gone` went (with a last order). New functions
+   * that each go next to a function of the last order (see anchorOf) are spliced into that order, and
+   * put at the end of the program's map, which is put in its order again only when it is next read in
+   * order (see funcsInOrder). Setting again the map's entries from the first new place on (see place)
+   * set some 16,000 of them for a function appended to kubelet.go: 5-46 ms of such an edit on v1.28.
+   * Otherwise place() puts them in the map, and the order is the map's.
+   */
+  private orderWith(fresh: FuncInfo[], gone: FuncInfo[], inits: boolean): FuncInfo[] {
+    const spliced = inits ? undefined : this.spliced(fresh, gone);
+    if (spliced) {
+      for (const fn of fresh) this.program.funcs.set(fn.id, fn);
+      this.program.unsettled = () => this.reorder([]);
+      return spliced;
+    }
+    // place() reads the map in its order.
+    funcsInOrder(this.program);
+    const placed = this.place(fresh);
+    return placed && !inits ? placed.concat(this.program.inits).filter((fn) => fn.file.active) : this.order();
+  }
+
+  /** The last order less `gone`, with `fresh` where place() would put them; undefined when one of them is not simply placed. */
+  private spliced(fresh: FuncInfo[], gone: FuncInfo[]): FuncInfo[] | undefined {
+    const funcs = this.program.funcs;
+    // Each new function's place is found by a scan of the order (some 80,000 pointers).
+    if (fresh.length > SPLICED_MAX || fresh.some((fn) => !fn.file.active || funcs.has(fn.id) || this.infos.get(fn.file)!.some((i) => i.variants))) return undefined;
+    const out = gone.length > 0 ? without(this.last!.order, new Set(gone)) : this.last!.order.slice();
+    const placed = new Set<FuncInfo>();
+    for (const fn of this.byFile(fresh)) {
+      const next = this.anchorOf(fn, (f) => !f.variants && (placed.has(f) || (!fresh.includes(f) && funcs.get(f.id) === f)));
+      const at = next ? out.indexOf(next.anchor) : -1;
+      if (at < 0) return undefined;
+      out.splice(at + (next!.after ? 1 : 0), 0, fn);
+      placed.add(fn);
+    }
+    return out;
+  }
+
+  /** New functions in the order of their files' lists. */
+  private byFile(fresh: FuncInfo[]): FuncInfo[] {
+    return [...fresh].sort((a, b) => this.infos.get(a.file)!.indexOf(a) - this.infos.get(b.file)!.indexOf(b));
+  }
+
+  /**
+   * Where a build from nothing puts new function `fn` in the program's map: right after the last
+   * function its file declares before it that `placed` says has its place (`after`), else right before
+   * the first such one after it.
+   */
+  private anchorOf(fn: FuncInfo, placed: (f: FuncInfo) => boolean): { anchor: FuncInfo; after: boolean } | undefined {
+    const infos = this.infos.get(fn.file)!;
+    const at = infos.indexOf(fn);
+    const before = infos.slice(0, at).reverse().find(placed);
+    if (before) return { anchor: before, after: true };
+    const after = infos.slice(at + 1).find(placed);
+    return after && { anchor: after, after: false };
+  }
+
+  /**
    * Puts `fresh` (new functions of changed files) into the program's map of functions where a build of
    * the program from nothing puts them: that map lists the functions in the order in which the
-   * packages' files first declare their IDs, the order the graph lists edges in. A new function goes
-   * right after the function its file declares before it (or right before the one after it); when its
-   * file declares an ID elsewhere too (build variants), every ID's place is found again.
+   * packages' files first declare their IDs, the order the graph lists edges in (see anchorOf); when
+   * a file declares an ID elsewhere too (build variants), every ID's place is found again. Returns the
+   * map's functions in their new order, or undefined when they were put in order that other way (see
+   * reorder).
    */
-  /** Puts the new functions in the program's map where a build from nothing would; returns the map's functions in their new order, or undefined when they were put in order another way (see reorder). */
   private place(fresh: FuncInfo[]): FuncInfo[] | undefined {
     const funcs = this.program.funcs;
     const list = [...funcs.values()];
     const placed = new Set<FuncInfo>();
     const simple = (fn: FuncInfo) => !fn.variants && (placed.has(fn) || (!fresh.includes(fn) && funcs.get(fn.id) === fn));
     let ok = fresh.every((fn) => this.infos.get(fn.file)!.every((i) => !i.variants));
-    const byFile = [...fresh].sort((a, b) => this.infos.get(a.file)!.indexOf(a) - this.infos.get(b.file)!.indexOf(b));
     // The first place in the list that changed.
     let from = list.length;
-    for (const fn of ok ? byFile : []) {
-      const infos = this.infos.get(fn.file)!;
-      const at = infos.indexOf(fn);
-      const before = infos.slice(0, at).reverse().find(simple);
-      const after = before ? undefined : infos.slice(at + 1).find(simple);
-      const anchor = before ?? after;
-      if (!anchor) {
+    for (const fn of ok ? this.byFile(fresh) : []) {
+      const next = this.anchorOf(fn, simple);
+      if (!next) {
         ok = false;
         break;
       }
-      const place = list.indexOf(anchor) + (before ? 1 : 0);
+      const place = list.indexOf(next.anchor) + (next.after ? 1 : 0);
       list.splice(place, 0, fn);
       from = Math.min(from, place);
       placed.add(fn);

@@ -171,6 +171,25 @@ describe('ResolveSession', () => {
     assert.equal(s.edit('pkg/kubelet/cm/container_manager_linux.go', (t) => `${t}\nfunc atlasLinuxOnly() {}\n`).refused, undefined);
   });
 
+  it('lists the goroutines and edges of functions added in the middle of a file in their places, over more edits and after an initializer came', () => {
+    const s = session('kubelike');
+    const pods = 'pkg/kubelet/pod_workers.go';
+    const id = 'k8s.io/kubernetes/pkg/kubelet.atlasStarter';
+    // Before UpdatePod, which starts a goroutine of its own: the new goroutine is listed before its.
+    const out = s.edit(pods, (t) => t.replace('func newPodWorkers(', 'func atlasStarter(p *podWorkers) {\n\tgo p.SyncKnownPods(nil)\n}\n\nfunc newPodWorkers('));
+    assert.equal(out.refused, undefined);
+    const starters = out.graph!.goroutines.map((g) => g.starter);
+    assert.ok(starters.indexOf(id) >= 0 && starters.indexOf(id) < starters.indexOf('k8s.io/kubernetes/pkg/kubelet.(*podWorkers).UpdatePod'), 'listed before the goroutine of UpdatePod');
+    // A second function after it, then a body edit of the first: each graph as from nothing.
+    assert.equal(s.edit(pods, (t) => t.replace('func newPodWorkers(', 'func atlasSecond(p *podWorkers) {\n\tgo atlasStarter(p)\n}\n\nfunc newPodWorkers(')).refused, undefined);
+    assert.equal(s.edit(pods, (t) => t.replace('\tgo p.SyncKnownPods(nil)\n', '\tgo p.SyncKnownPods(nil)\n\tgo p.removeTerminatedWorker("")\n')).refused, undefined);
+    // An initializer added: the order is the program's map's again, which must have the new functions in their places.
+    const init = s.edit(KUBELET, (t) => `${t}\nfunc init() {\n\tgo atlasSecond(nil)\n}\n`);
+    assert.equal(init.refused, undefined);
+    const callers = [...new Set(init.graph!.edges.map((e) => e.caller))];
+    assert.ok(callers.indexOf(id) < callers.indexOf('k8s.io/kubernetes/pkg/kubelet.(*podWorkers).UpdatePod'), 'the new function\'s edges still before those of UpdatePod');
+  });
+
   it('re-resolves the callers of a function whose name came, and keeps lines moved above an edit right', () => {
     const s = session('kubelike');
     // A call of a function that does not exist yet: unresolved, then resolved once it is declared.
