@@ -40,6 +40,12 @@ export interface FuncInfo {
   parent?: FuncInfo;
   /** Other build variants of the same ID (inactive files). */
   variants?: FuncInfo[];
+  /**
+   * The function's place in a session's order of functions (rankAt), valid while rankOf is that order's
+   * stamp: written by rankIn (resolve/session.ts) on every function of an order at once.
+   */
+  rankOf?: number;
+  rankAt?: number;
 }
 
 export interface ValueInfo {

@@ -126,21 +126,32 @@ function firstSeen(counts: Map<string, number>, edges: Edge[]): Map<string, numb
   return out;
 }
 
+/** The last stamp rankIn gave (see FuncInfo.rankOf). */
+let rankStamps = 0;
+
 /**
  * Each function's place in `order`: found by a scan for the first few asked (an update of a few
- * functions asks for those few), then from a map of them all, made once (80,000 functions on v1.28:
- * 10-15 ms to make, on every update before).
+ * functions asks for those few), then written on the functions themselves, once, under a stamp of this
+ * order's own (see FuncInfo.rankOf). A map of them all took 10-20 ms to make (80,000 functions on
+ * v1.28), in every update that followed one whose functions came or went.
  */
 function rankIn(order: FuncInfo[]): Rank {
-  let map: Map<FuncInfo, number> | undefined;
+  let stamp = 0;
   let scans = 0;
   const get = (fn: FuncInfo): number | undefined => {
-    if (!map && scans++ < RANK_SCANS) {
+    if (!stamp && scans++ < RANK_SCANS) {
       const i = order.indexOf(fn);
       return i < 0 ? undefined : i;
     }
-    map ??= new Map(order.map((f, i) => [f, i]));
-    return map.get(fn);
+    // Written when first needed, and again if another order has been written since.
+    if (stamp === 0 || stamp !== rankStamps) {
+      stamp = ++rankStamps;
+      for (let i = 0; i < order.length; i++) {
+        order[i].rankOf = stamp;
+        order[i].rankAt = i;
+      }
+    }
+    return fn.rankOf === stamp ? fn.rankAt : undefined;
   };
   return { get, has: (fn) => get(fn) !== undefined };
 }
