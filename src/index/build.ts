@@ -2,7 +2,6 @@
  * The indexing pipeline: source → parse (cached per file) → program → resolve → graph.
  * I/O happens here and in source/; the stages in between are pure functions over plain records.
  */
-import { createHash } from 'node:crypto';
 import { readFileSync, rmSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
@@ -1054,62 +1053,18 @@ function resolveInputs(root: string, modulePath: string, ctx: BuildContext, diag
   let text = last && spliced(last, head, packages, facts);
   if (text === undefined) {
     let at = 0;
-    text = hashedText(
-      JSON.stringify({
-        root,
-        modulePath,
-        ctx,
-        diagnostics,
-        packages: packages.map((p) => [p.importPath, p.files.map((f) => describedFile(f, facts[at++]))]),
-      }),
-    );
+    text = JSON.stringify({
+      root,
+      modulePath,
+      ctx,
+      diagnostics,
+      packages: packages.map((p) => [p.importPath, p.files.map((f) => describedFile(f, facts[at++]))]),
+    });
   }
   if (memo) described.set(memo, { head, packages, facts, text });
-  const inputs = { key: text.key, files };
+  const inputs = { key: textHash(text), files };
   describedAs.set(inputs, text);
   return inputs;
-}
-
-/**
- * A description's text (see resolveInputs) with its key: the hash of the hashes of its pieces of
- * HASHED_PIECE characters, so that a text with a few facts put in (see spliced, inputsWith) is hashed
- * again only where it changed. Hashing all of v1.28's 650 KB took 2.5-8 ms of each of the watch's
- * edits, twice (the inputs, then the inputs with the changed files' facts as they were).
- */
-interface HashedText {
-  text: string;
-  /** Where each piece starts (one more: the text's end), and its hash. */
-  starts: number[];
-  pieces: string[];
-  key: string;
-}
-
-const HASHED_PIECE = 2048;
-
-/**
- * `text` hashed by pieces. With `from`, the text it was made from by `edits` (each `removed`
- * characters at `at` replaced by `added`, in turn): the pieces before the first edit keep their
- * hashes, and when no edit changed the length (a facts hash put for another), so do those after each.
- */
-function hashedText(text: string, from?: HashedText, edits: { at: number; removed: number; added: number }[] = []): HashedText {
-  // A piece does not end between the two halves of a surrogate pair: each piece is hashed as UTF-8.
-  const starts = [0];
-  for (let end = HASHED_PIECE; end < text.length; end += HASHED_PIECE) {
-    const code = text.charCodeAt(end - 1);
-    starts.push(code >= 0xd800 && code <= 0xdbff ? end + 1 : end);
-  }
-  starts.push(text.length);
-  const sameLength = from !== undefined && from.text.length === text.length && edits.every((e) => e.removed === e.added);
-  const first = from && edits.length > 0 ? Math.min(...edits.map((e) => e.at)) : from ? Infinity : 0;
-  const pieces: string[] = [];
-  for (let i = 0; i + 1 < starts.length; i++) {
-    const [a, b] = [starts[i], starts[i + 1]];
-    // A piece keeps its hash if no edit touched it or the characters on either side of it (which
-    // decide where it starts and ends).
-    const untouched = from !== undefined && from.starts[i] === a && from.starts[i + 1] === b && (b < first - 1 || (sameLength && edits.every((e) => b < e.at - 1 || a > e.at + e.added)));
-    pieces.push(untouched ? from.pieces[i] : createHash('sha1').update(text.slice(a, b), 'utf8').digest('hex'));
-  }
-  return { text, starts, pieces, key: textHash(pieces.join('')) };
 }
 
 /** The last description resolveInputs made in a process that builds again and again: what it described, and its text. */
@@ -1117,7 +1072,7 @@ interface Described {
   head: string;
   packages: SourcePackage[];
   facts: (string | undefined)[];
-  text: HashedText;
+  text: string;
 }
 
 const described = new WeakMap<PackMemo, Described>();
@@ -1128,7 +1083,7 @@ const described = new WeakMap<PackMemo, Described>();
  * module, context, diagnostics; a package, a file, whether it is in the build, its constraint) or
  * more than CUTOFF_MAX_FILES files' facts did.
  */
-function spliced(last: Described, head: string, packages: SourcePackage[], facts: (string | undefined)[]): HashedText | undefined {
+function spliced(last: Described, head: string, packages: SourcePackage[], facts: (string | undefined)[]): string | undefined {
   if (last.head !== head || last.packages.length !== packages.length || last.facts.length !== facts.length) return undefined;
   const changed: [SourcePackage['files'][number], number][] = [];
   let at = 0;
@@ -1142,20 +1097,9 @@ function spliced(last: Described, head: string, packages: SourcePackage[], facts
     }
   }
   if (changed.length > CUTOFF_MAX_FILES) return undefined;
-  return withAllFacts(last.text, changed.map(([g, i]) => [g, last.facts[i], facts[i]]));
-}
-
-/** `text` with each file's entry holding the facts given where it held the others (see withFacts); undefined when one has no entry. */
-function withAllFacts(from: HashedText, files: [SourcePackage['files'][number], string | undefined, string | undefined][]): HashedText | undefined {
-  let text = from.text;
-  const edits: { at: number; removed: number; added: number }[] = [];
-  for (const [f, was, now] of files) {
-    const edit = withFacts(text, f, was, now);
-    if (!edit) return undefined;
-    text = edit.text;
-    edits.push(edit);
-  }
-  return hashedText(text, from, edits);
+  let text: string | undefined = last.text;
+  for (const [g, i] of changed) text = text && withFacts(text, g, last.facts[i], facts[i]);
+  return text;
 }
 
 /**
@@ -1163,15 +1107,14 @@ function withAllFacts(from: HashedText, files: [SourcePackage['files'][number], 
  * `was`; undefined when no entry is the file's with those facts. A file's entry names its path, which
  * no other entry does; it is searched for after the diagnostics, whose texts could hold anything.
  */
-function withFacts(text: string, f: SourcePackage['files'][number], was: string | undefined, now: string | undefined): { text: string; at: number; removed: number; added: number } | undefined {
+function withFacts(text: string, f: SourcePackage['files'][number], was: string | undefined, now: string | undefined): string | undefined {
   const from = JSON.stringify(describedFile(f, was));
-  const to = JSON.stringify(describedFile(f, now));
   const at = text.indexOf(from, text.lastIndexOf('"packages":['));
-  return at < 0 ? undefined : { text: text.slice(0, at) + to + text.slice(at + from.length), at, removed: from.length, added: to.length };
+  return at < 0 ? undefined : text.slice(0, at) + JSON.stringify(describedFile(f, now)) + text.slice(at + from.length);
 }
 
 /** The text resolveInputs hashed for each of its answers (see inputsWith). */
-const describedAs = new WeakMap<ResolveInputs, HashedText>();
+const describedAs = new WeakMap<ResolveInputs, string>();
 
 /** A file as resolveInputs describes it: path, whether it is in the build, its constraint, its facts' hash. */
 function describedFile(f: SourcePackage['files'][number], facts: string | undefined): [string, boolean, string | null, string | null] {
@@ -1185,17 +1128,17 @@ function describedFile(f: SourcePackage['files'][number], facts: string | undefi
  */
 function inputsWith(inputs: ResolveInputs, changed: FileContent[], was: (path: string) => string | undefined): ResolveInputs {
   const at = new Map(changed.map((c) => [c.path, c]));
-  const from = describedAs.get(inputs);
-  if (from === undefined) throw new Error('inputsWith: inputs not made by resolveInputs');
-  const files = changed.map((c): [SourcePackage['files'][number], string | undefined, string | undefined] => {
+  let text = describedAs.get(inputs);
+  if (text === undefined) throw new Error('inputsWith: inputs not made by resolveInputs');
+  for (const c of changed) {
     const f = c.pkg.files.find((x) => x.path === c.path);
     const now = inputs.files.find((e) => e[0] === c.path);
     if (!f || !now) throw new Error(`inputsWith: ${c.path} is not in the scope`);
-    return [f, now[2] || undefined, was(c.path)];
-  });
-  const text = withAllFacts(from, files);
-  if (text === undefined) throw new Error(`inputsWith: ${changed.map((c) => c.path).join(', ')}: not described`);
-  const out: ResolveInputs = { key: text.key, files: inputs.files.map((e) => (at.has(e[0]) ? [e[0], e[1], was(e[0]) ?? ''] : e)) };
+    const next = withFacts(text, f, now[2], was(c.path));
+    if (next === undefined) throw new Error(`inputsWith: ${c.path} is not described`);
+    text = next;
+  }
+  const out: ResolveInputs = { key: textHash(text), files: inputs.files.map((e) => (at.has(e[0]) ? [e[0], e[1], was(e[0]) ?? ''] : e)) };
   describedAs.set(out, text);
   return out;
 }
