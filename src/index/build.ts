@@ -88,6 +88,12 @@ export interface IndexResult {
   incremental?: { redone: number; functions: number };
   /** Why the kept resolution did not take the edit, when there was one and the graph was resolved from nothing. */
   refused?: string;
+  /**
+   * The files in scope whose bytes are not the ones the stored graph was made from (relative to the
+   * root, in the scope's order), when the build compared them with a stored state: a watch names them
+   * when no event did (see WatchBuild.touched).
+   */
+  changed?: string[];
 }
 
 /**
@@ -620,6 +626,7 @@ function build(opts: IndexOptions, useSnapshot: boolean): IndexResult {
   let refused: string | undefined;
   const known = state?.inputs ? factsKnown(state.inputs) : undefined;
   const changed = known ? contents.filter((c, i) => known(c, i) === undefined) : undefined;
+  const changedPaths = changed?.map((c) => c.path);
   if (state && changed && changed.length <= CUTOFF_MAX_FILES) {
     early = parseChanged(changed, opts);
     // The facts the last build of this process parsed (an edit's old facts are mostly those), and these for the next.
@@ -634,7 +641,7 @@ function build(opts: IndexOptions, useSnapshot: boolean): IndexResult {
     const bytes = inputs.key === state.inputs.key ? storedGraphLater(dir, state) : undefined;
     if (bytes) {
       lap('load');
-      const result = lazyResult(bytes, { timings, files: counts, fromCache: true, cutOff: 'facts' }, state.summary);
+      const result = lazyResult(bytes, { timings, files: counts, fromCache: true, cutOff: 'facts', changed: changedPaths }, state.summary);
       const manifest = manifestNow();
       writeState(stateFile, { stamp, graph: state.graph, moves: state.moves, delta: state.delta, inputs, summary: result.summary } satisfies IndexState, opts.memo);
       // The store's graph is unchanged too: only the manifest file beside it is written.
@@ -655,7 +662,7 @@ function build(opts: IndexOptions, useSnapshot: boolean): IndexResult {
       // Only lines moved: the counts are the stored graph's, the diagnostics the moved ones.
       const summary = state.summary && { ...state.summary, diagnostics: moved.diagnostics };
       const cutOff = moved.shifts.some((m) => m[2]) ? 'records' : 'positions';
-      const result = lazyResult(moved.graph, { timings, files: counts, fromCache: false, cutOff }, summary);
+      const result = lazyResult(moved.graph, { timings, files: counts, fromCache: false, cutOff, changed: changedPaths }, summary);
       const manifest = manifestNow();
       // The moves are kept beside the graph file and the store, which stay as they are, until they grow
       // past MOVES_KEPT_MAX_LINES: then both are written with the lines moved.
@@ -697,7 +704,7 @@ function build(opts: IndexOptions, useSnapshot: boolean): IndexResult {
         keepSnapshot();
         lap('write.snapshot');
       }
-      return { graph: update.graph, summary, timings, files: counts, fromCache: false, incremental: { redone: update.redone, functions: update.functions } };
+      return { graph: update.graph, summary, timings, files: counts, fromCache: false, incremental: { redone: update.redone, functions: update.functions }, changed: changedPaths };
     }
     if (kept) refused = update ? update.refused : prior.key !== state.inputs.key ? 'files, packages or the build context changed' : !behind ? 'files it did not take before changed, and cannot be taken with this edit' : 'a file outside the build changed';
   }
@@ -712,7 +719,7 @@ function build(opts: IndexOptions, useSnapshot: boolean): IndexResult {
   writeOwner(dir, owner);
   pruneIndexes(join(dir, '..'), basename(dir), owner);
   lap('write');
-  return { graph, summary, timings, files: { total: files.length, parsed, cached: contents.length - parsed, read }, parser, parseThreads, fromCache: false, refused };
+  return { graph, summary, timings, files: { total: files.length, parsed, cached: contents.length - parsed, read }, parser, parseThreads, fromCache: false, refused, changed: changedPaths };
 }
 
 /**

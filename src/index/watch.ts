@@ -46,7 +46,11 @@ export interface WatchBuild {
   ms: number;
   /** From the first event the build answers to, to its end (undefined for the first build). */
   sinceEvent?: number;
-  /** The paths the events named (relative to the root, sorted); empty for the first build. */
+  /**
+   * The paths the events named, and the files the build found changed when they named none of them
+   * (a check of every path can take in an edit whose event comes after it), relative to the root,
+   * sorted; empty for the first build.
+   */
   touched: string[];
   /** Whether the build found anything changed (a file parsed again, the graph resolved), or follows a build that failed. */
   changed: boolean;
@@ -234,7 +238,8 @@ export function watchWith(build: (opts: IndexOptions) => IndexResult, dir: strin
       }
     }
     if (fromEvents) verifier = setTimeout(() => runBuild(false, true), verifyMs);
-    opts.onBuild({ result, ms: end - t, sinceEvent: since === undefined ? undefined : end - since, touched: names, changed, watching: watchers.size, fromEvents });
+    const found = first ? [] : (result.changed ?? []).filter((p) => !names.includes(p));
+    opts.onBuild({ result, ms: end - t, sinceEvent: since === undefined ? undefined : end - since, touched: found.length ? [...names, ...found].sort() : names, changed, watching: watchers.size, fromEvents });
     finishWrites();
     // Reported: the young generation is emptied while the watch waits (see collectYoung).
     setImmediate(collectYoung);
