@@ -7,8 +7,7 @@
  */
 import type { CallFact, Expr } from '../parse/index.js';
 import type { Edge, EdgeKind, UnresolvedSite } from '../model/index.js';
-import type { FileInfo, FuncInfo, Program, TypeInfo } from './program.js';
-import { funcsInOrder } from './program.js';
+import { funcsInOrder, type FileInfo, type FuncInfo, type Program, type TypeInfo } from './program.js';
 import { BUILTIN_FUNCS, Types, type RType, type Scope, type Member } from './types.js';
 import { Implementations } from './impls.js';
 import { FlowTypes } from './flow-types.js';

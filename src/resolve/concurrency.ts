@@ -6,8 +6,7 @@
  */
 import type { ChannelOpRecord, Edge, GoroutineRecord } from '../model/index.js';
 import type { Expr, CallFact } from '../parse/index.js';
-import type { FuncInfo, Program } from './program.js';
-import { funcsInOrder } from './program.js';
+import { funcsInOrder, type FuncInfo, type Program } from './program.js';
 import type { CallResolver } from './calls.js';
 import { exprText } from './calls.js';
 import type { Scope } from './types.js';

@@ -1,7 +1,6 @@
 /** Resolution: the program (declarations) → the call graph with channels, goroutines and symbols. */
 import type { Edge, Graph, UnresolvedSite } from '../model/index.js';
-import type { Program } from './program.js';
-import { funcsInOrder } from './program.js';
+import { funcsInOrder, type Program } from './program.js';
 import { CallResolver } from './calls.js';
 import { finishGraph, type ResolveMeta } from './finish.js';
 

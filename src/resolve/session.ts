@@ -159,7 +159,7 @@ function rankIn(order: FuncInfo[]): Rank {
 /** At most this many new functions are spliced into the last order (see Session.spliced). */
 const SPLICED_MAX = 16;
 
-/** How many places rankIn finds by a scan (each a pass over some 80,000 pointers on v1.28) before it makes its map. */
+/** How many places rankIn finds by a scan (each a pass over some 80,000 pointers on v1.28) before it writes them all on the functions. */
 const RANK_SCANS = 16;
 
 /** A function with its closures, by their indexes in the file's list: the top-level function first. */
