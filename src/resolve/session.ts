@@ -882,7 +882,7 @@ export class ResolveSession {
 
   /**
    * The order of the functions once `fresh` came and `gone` went (with a last order). New functions
-   * that each go next to a function of the last order (see anchorOf) are spliced into that order, and
+   * that each go next to a function of the last order (see insert) are spliced into that order, and
    * put at the end of the program's map, which is put in its order again only when it is next read in
    * order (see funcsInOrder). Setting again the map's entries from the first new place on (see place)
    * set some 16,000 of them for a function appended to kubelet.go: 5-46 ms of such an edit on v1.28.
@@ -907,40 +907,41 @@ export class ResolveSession {
     // Each new function's place is found by a scan of the order (some 80,000 pointers).
     if (fresh.length > SPLICED_MAX || fresh.some((fn) => !fn.file.active || funcs.has(fn.id) || this.infos.get(fn.file)!.some((i) => i.variants))) return undefined;
     const out = gone.length > 0 ? without(this.last!.order, new Set(gone)) : this.last!.order.slice();
-    const placed = new Set<FuncInfo>();
-    for (const fn of this.byFile(fresh)) {
-      const next = this.anchorOf(fn, (f) => !f.variants && (placed.has(f) || (!fresh.includes(f) && funcs.get(f.id) === f)));
-      const at = next ? out.indexOf(next.anchor) : -1;
-      if (at < 0) return undefined;
-      out.splice(at + (next!.after ? 1 : 0), 0, fn);
-      placed.add(fn);
-    }
-    return out;
-  }
-
-  /** New functions in the order of their files' lists. */
-  private byFile(fresh: FuncInfo[]): FuncInfo[] {
-    return [...fresh].sort((a, b) => this.infos.get(a.file)!.indexOf(a) - this.infos.get(b.file)!.indexOf(b));
+    return this.insert(out, fresh) === undefined ? undefined : out;
   }
 
   /**
-   * Where a build from nothing puts new function `fn` in the program's map: right after the last
-   * function its file declares before it that `placed` says has its place (`after`), else right before
-   * the first such one after it.
+   * Inserts `fresh` into `list` (the map's functions, or an order of them) where a build from nothing
+   * puts them in the program's map: each right after the last function its file declares before it
+   * that has its place (in the map and no build variant, or inserted just before), else right before
+   * the first such one after it. Returns the first place that changed; undefined when a function has
+   * no such neighbour in `list` (it may be left in part changed).
    */
-  private anchorOf(fn: FuncInfo, placed: (f: FuncInfo) => boolean): { anchor: FuncInfo; after: boolean } | undefined {
-    const infos = this.infos.get(fn.file)!;
-    const at = infos.indexOf(fn);
-    const before = infos.slice(0, at).reverse().find(placed);
-    if (before) return { anchor: before, after: true };
-    const after = infos.slice(at + 1).find(placed);
-    return after && { anchor: after, after: false };
+  private insert(list: FuncInfo[], fresh: FuncInfo[]): number | undefined {
+    const funcs = this.program.funcs;
+    const placed = new Set<FuncInfo>();
+    const settled = (f: FuncInfo) => !f.variants && (placed.has(f) || (!fresh.includes(f) && funcs.get(f.id) === f));
+    let from = list.length;
+    const byFile = [...fresh].sort((a, b) => this.infos.get(a.file)!.indexOf(a) - this.infos.get(b.file)!.indexOf(b));
+    for (const fn of byFile) {
+      const infos = this.infos.get(fn.file)!;
+      const at = infos.indexOf(fn);
+      const before = infos.slice(0, at).reverse().find(settled);
+      const anchor = before ?? infos.slice(at + 1).find(settled);
+      const where = anchor ? list.indexOf(anchor) : -1;
+      if (where < 0) return undefined;
+      const place = where + (before ? 1 : 0);
+      list.splice(place, 0, fn);
+      from = Math.min(from, place);
+      placed.add(fn);
+    }
+    return from;
   }
 
   /**
    * Puts `fresh` (new functions of changed files) into the program's map of functions where a build of
    * the program from nothing puts them: that map lists the functions in the order in which the
-   * packages' files first declare their IDs, the order the graph lists edges in (see anchorOf); when
+   * packages' files first declare their IDs, the order the graph lists edges in (see insert); when
    * a file declares an ID elsewhere too (build variants), every ID's place is found again. Returns the
    * map's functions in their new order, or undefined when they were put in order that other way (see
    * reorder).
@@ -948,23 +949,9 @@ export class ResolveSession {
   private place(fresh: FuncInfo[]): FuncInfo[] | undefined {
     const funcs = this.program.funcs;
     const list = [...funcs.values()];
-    const placed = new Set<FuncInfo>();
-    const simple = (fn: FuncInfo) => !fn.variants && (placed.has(fn) || (!fresh.includes(fn) && funcs.get(fn.id) === fn));
-    let ok = fresh.every((fn) => this.infos.get(fn.file)!.every((i) => !i.variants));
     // The first place in the list that changed.
-    let from = list.length;
-    for (const fn of ok ? this.byFile(fresh) : []) {
-      const next = this.anchorOf(fn, simple);
-      if (!next) {
-        ok = false;
-        break;
-      }
-      const place = list.indexOf(next.anchor) + (next.after ? 1 : 0);
-      list.splice(place, 0, fn);
-      from = Math.min(from, place);
-      placed.add(fn);
-    }
-    if (!ok) {
+    const from = fresh.every((fn) => this.infos.get(fn.file)!.every((i) => !i.variants)) ? this.insert(list, fresh) : undefined;
+    if (from === undefined) {
       this.reorder(fresh);
       return undefined;
     }
