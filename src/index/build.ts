@@ -434,6 +434,7 @@ function rehearseWarm(
   }
   const graph = 'graph' in rehearsal ? rehearsal.graph : last;
   takeBases(graph, at.packedStrings ?? primeEncoders(graph), dir, state);
+  session.prepare();
   return true;
 }
 
@@ -697,6 +698,8 @@ function build(opts: IndexOptions, useSnapshot: boolean): IndexResult {
         opts.defer(() => {
           keep();
           keepSnapshot();
+          // The arrays of the next edit's lists, made while the watch waits for it.
+          session!.prepare();
         });
       } else {
         keep();

@@ -49,6 +49,8 @@ export function rehearse(session: ResolveSession, text: string, meta: ResolveMet
         } catch (err) {
           return { failed: (err as Error).message, spoiled: back };
         }
+        // As the watch does between edits (see ResolveSession.prepare), so that its updates are the ones rehearsed.
+        session.prepare();
         const update = session.update([facts], meta);
         if ('refused' in update) return { failed: update.refused, spoiled: back };
         updates++;

@@ -42,8 +42,11 @@ export class SymbolSlots {
     return new SymbolSlots(slotOf, Int32Array.from(starts), list);
   }
 
-  /** The list with the records of `files` and of their packages made again (the same list when there are none). */
-  update(files: Iterable<FileInfo>, ofFile: (file: FileInfo) => SymbolRecord[], ofPackage: (pkg: PkgInfo) => SymbolRecord): SymbolRecord[] {
+  /**
+   * The list with the records of `files` and of their packages made again (the same list when there
+   * are none), laid into `into` when it has room (see fitted).
+   */
+  update(files: Iterable<FileInfo>, ofFile: (file: FileInfo) => SymbolRecord[], ofPackage: (pkg: PkgInfo) => SymbolRecord, into?: SymbolRecord[]): SymbolRecord[] {
     const made = new Map<number, SymbolRecord[]>();
     for (const file of files) {
       const at = this.slotOf.get(file);
@@ -55,13 +58,6 @@ export class SymbolSlots {
     if (made.size === 0) return this.list;
     const slots = [...made.keys()].sort((x, y) => x - y);
     const { starts, list } = this;
-    const pieces: SymbolRecord[][] = [];
-    let from = 0;
-    for (const k of slots) {
-      pieces.push(list.slice(from, starts[k]), made.get(k)!);
-      from = starts[k + 1];
-    }
-    pieces.push(list.slice(from));
     // Each slot from the first one made again starts where the lengths before it now put it.
     const next = starts.slice();
     for (let k = slots[0], shift = 0; k < next.length - 1; k++) {
@@ -69,10 +65,27 @@ export class SymbolSlots {
       if (mine) shift += mine.length - (starts[k + 1] - starts[k]);
       next[k + 1] = starts[k + 1] + shift;
     }
+    // Copied once into one array: slices joined copied each record twice, into two new arrays.
+    const out = fitted(into, next[next.length - 1]);
+    let o = 0;
+    let from = 0;
+    for (const k of slots) {
+      for (let i = from; i < starts[k]; i++) out[o++] = list[i];
+      for (const r of made.get(k)!) out[o++] = r;
+      from = starts[k + 1];
+    }
+    for (let i = from; i < list.length; i++) out[o++] = list[i];
     this.starts = next;
-    this.list = ([] as SymbolRecord[]).concat(...pieces);
-    return this.list;
+    this.list = out;
+    return out;
   }
+}
+
+/** `into` cut to `n` items when it has room for them (its items are written over), else a new array of `n`. */
+export function fitted<T>(into: T[] | undefined, n: number): T[] {
+  if (!into || into.length < n) return new Array<T>(n);
+  into.length = n;
+  return into;
 }
 
 /** A package's own record: its path and name, and its first file at line 1. */

@@ -31,14 +31,20 @@ function fromNothing(inputs: PackageInput[]): Graph {
   return resolveProgram(buildProgram(inputs), { ...META, diagnostics: factsDiagnostics(inputs) });
 }
 
-/** Starts a session on the fixture; `edit` changes a file's text and returns what the session made of it, checked against a resolution from nothing. */
-function session(name: string) {
+/**
+ * Starts a session on the fixture; `edit` changes a file's text and returns what the session made of
+ * it, checked against a resolution from nothing. With `prepare`, the session makes the arrays of each
+ * update's lists before it (as the watch has it do between edits), and the last graphs it made stay as
+ * they were made.
+ */
+function session(name: string, opts: { prepare?: boolean } = {}) {
   const t = tree(name);
   const inputs = t.inputs();
   const started = ResolveSession.start(buildProgram(inputs), inputs, META);
   assert.deepEqual(started.graph, fromNothing(t.inputs()), 'the session starts with the graph a resolution from nothing gives');
   const s = started.session;
   let last = started.graph;
+  const made: [Graph, string][] = [];
   return {
     texts: t.texts,
     active: t.active,
@@ -46,6 +52,7 @@ function session(name: string) {
     edit(path: string, change: (text: string) => string): { redone?: number; refused?: string; graph?: Graph } {
       const before = t.texts.get(path)!;
       t.texts.set(path, change(before));
+      if (opts.prepare) s.prepare();
       const out = s.update([t.facts(path)], META);
       if ('refused' in out) {
         t.texts.set(path, before);
@@ -63,6 +70,11 @@ function session(name: string) {
       last = out.graph;
       // deepEqual does not compare the order of keys: the files written from the graph do.
       assert.equal(JSON.stringify(out.graph.stats), JSON.stringify(fresh.stats), `${path}: the counts, in order`);
+      if (opts.prepare) {
+        for (const [g, json] of made) assert.equal(JSON.stringify(g), json, `${path}: a graph made before the edit is as it was made`);
+        // The last few: an array handed to the next update's graph again would be one of theirs.
+        if (made.push([out.graph, JSON.stringify(out.graph)]) > 4) made.shift();
+      }
       return { redone: out.redone, graph: out.graph };
     },
   };
@@ -234,8 +246,22 @@ describe('ResolveSession', () => {
     assert.equal(s.edit(KUBELET, (t) => t.replace('func (kl *Kubelet) BirthCry() {\n', 'func (kl *Kubelet) BirthCry() {\n\tkl.StartGarbageCollection()\n')).refused, undefined);
   });
 
+  it('lays the lists into the arrays made ahead, leaving the graphs made before as they were, and makes its own when a list outgrew them', () => {
+    const s = session('kubelike', { prepare: true });
+    const calls = Array.from({ length: 120 }, () => '\tkl.BirthCry()\n').join('');
+    for (const change of [
+      (t: string) => `${t}\nfunc atlasGrown(kl *Kubelet) {\n${calls}}\n`,
+      (t: string) => t.replace(/\nfunc atlasGrown[\s\S]*$/, '\n'),
+      (t: string) => `// a line first\n${t}`,
+      (t: string) => t.replace(/^\/\/ a line first\n/, ''),
+    ]) {
+      const out = s.edit(KUBELET, change);
+      assert.equal(out.refused, undefined);
+    }
+  });
+
   it('gives the graph a resolution from nothing gives after 60 random line edits of the kubelet package', () => {
-    const s = session('kubelike');
+    const s = session('kubelike', { prepare: true });
     const files = [...s.texts.keys()].filter((p) => p.startsWith('pkg/kubelet/') && s.active.has(p));
     let seed = 42;
     const next = (n: number) => {
