@@ -68,7 +68,19 @@ describe('facts codec', () => {
     assert.equal(decoded.funcs[0].params[0].t, decoded.funcs[0].params[1].t);
   });
 
-  it('refuses a cycle when writing, not when reading', () => {
+  it('keeps sharing and strings right in facts of more records and strings than one of its maps holds', () => {
+    // More than 4,096 records and distinct strings (each map of the writer holds that many): the first
+    // record and string are met again after the writer moved on to more maps.
+    const first = { k: 'named', n: 'first' };
+    const many = Array.from({ length: 10_000 }, (_, i) => ({ n: `name${i}`, t: i % 3 === 0 ? first : { k: 'named', n: `t${i % 5000}` } }));
+    const back = unpackFacts(packFacts(asFacts({ first, many, again: first, names: many.map((m) => m.n) }))) as unknown as { first: object; many: { n: string; t: object }[]; again: object; names: string[] };
+    assert.equal(back.again, back.first);
+    assert.equal(back.many[9999].t, back.first);
+    assert.deepStrictEqual(back.many, many);
+    assert.deepStrictEqual(back.names, many.map((m) => m.n));
+  });
+
+    it('refuses a cycle when writing, not when reading', () => {
     const o: Record<string, unknown> = { a: 1 };
     o.self = { back: o };
     assert.throws(() => packFacts(asFacts(o)), /cycle/);
