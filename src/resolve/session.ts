@@ -24,7 +24,7 @@
  * Any other edit is refused (the caller resolves from nothing), as is every edit after a guard of the
  * query engine fired (answers then depend on order).
  */
-import type { ChannelOpRecord, Edge, GoroutineRecord, Graph, GraphChanges, SymbolRecord, UnresolvedSite } from '../model/index.js';
+import type { ChannelOpRecord, Diagnostic, Edge, GoroutineRecord, Graph, GraphChanges, SymbolRecord, UnresolvedSite } from '../model/index.js';
 import type { FileFacts, FuncFacts } from '../parse/index.js';
 import { recordsShift } from '../parse/index.js';
 import type { FileInfo, FuncInfo, PackageInput, PkgInfo, Program } from './program.js';
@@ -212,6 +212,8 @@ export class ResolveSession {
   private last?: Collected;
   /** Functions resolved again or dropped since the last graph was made. */
   private touched = new Set<FuncInfo>();
+  /** The diagnostics of the files' facts (see factsDiagnostics), kept while no file that has or had some changes: a pass over every file. */
+  private factsDiagnostics?: Diagnostic[];
   /** The arrays prepare made for the next graph's lists, taken by the graph that uses them. */
   private spare?: Spare;
 
@@ -360,7 +362,7 @@ export class ResolveSession {
     // The packages whose records were made again.
     const remade = new Set<PkgInfo>();
     this.touched.clear();
-    const diagnostics = [...meta.diagnostics, ...factsDiagnostics(this.packageInputs)];
+    const diagnostics = [...meta.diagnostics, ...(this.factsDiagnostics ??= factsDiagnostics(this.packageInputs))];
     const symbolsOf = (file: FileInfo) => {
       let list = this.symbols.get(file);
       if (!list) {
@@ -787,6 +789,8 @@ export class ResolveSession {
       for (const key of plan.changed) changedTops.add(nextInfos[plan.now.get(key)![0]]);
       for (const key of plan.moved) movedTops.set(nextInfos[plan.now.get(key)![0]], plan.lines.get(key)!);
       for (const key of [...plan.changed, ...plan.moved, ...plan.added]) redoTops.add(nextInfos[plan.now.get(key)![0]]);
+      // The facts' diagnostics are listed again only when the file had some or has some.
+      if (file.facts.diagnostics.length > 0 || next.diagnostics.length > 0) this.factsDiagnostics = undefined;
       file.facts = next;
       this.staleSymbols.set(file, this.symbols.get(file) ?? []);
       this.symbols.delete(file);

@@ -37,8 +37,9 @@ function fromNothing(inputs: PackageInput[]): Graph {
  * update's lists before it (as the watch has it do between edits), and the last graphs it made stay as
  * they were made.
  */
-function session(name: string, opts: { prepare?: boolean } = {}) {
+function session(name: string, opts: { prepare?: boolean; texts?: Record<string, (text: string) => string> } = {}) {
   const t = tree(name);
+  for (const [path, change] of Object.entries(opts.texts ?? {})) t.texts.set(path, change(t.texts.get(path)!));
   const inputs = t.inputs();
   const started = ResolveSession.start(buildProgram(inputs), inputs, META);
   assert.deepEqual(started.graph, fromNothing(t.inputs()), 'the session starts with the graph a resolution from nothing gives');
@@ -258,6 +259,17 @@ describe('ResolveSession', () => {
       const out = s.edit(KUBELET, change);
       assert.equal(out.refused, undefined);
     }
+  });
+
+  it('moves the lines of a file\'s syntax errors with an edit above them', () => {
+    const broken = (t: string) => `${t}\nfunc atlasBroken() {\n\tx := \n}\n`;
+    const s = session('kubelike', { texts: { [KUBELET]: broken } });
+    const first = s.edit(KUBELET, (t) => `// a line first\n${t}`);
+    assert.equal(first.refused, undefined);
+    const syntax = first.graph!.diagnostics.filter((d) => d.file === KUBELET && d.code === 'syntax');
+    assert.ok(syntax.length > 0, 'the file has a syntax error');
+    const again = s.edit(KUBELET, (t) => `// another line first\n${t}`);
+    assert.deepEqual(again.graph!.diagnostics.filter((d) => d.file === KUBELET && d.code === 'syntax').map((d) => d.line), syntax.map((d) => (d.line ?? 0) + 1));
   });
 
   it('gives the graph a resolution from nothing gives after 60 random line edits of the kubelet package', () => {
