@@ -2,7 +2,7 @@
 import type { BuildContext, ChannelOpRecord, Diagnostic, Edge, Graph, GoroutineRecord, SymbolRecord, UnresolvedSite } from '../model/index.js';
 import type { Program } from './program.js';
 import type { CallResolver } from './calls.js';
-import { collectSymbols } from './symbols.js';
+import { collectSymbols, functionCount } from './symbols.js';
 import { collectChannels, collectGoroutines } from './concurrency.js';
 
 export interface ResolveMeta {
@@ -13,11 +13,11 @@ export interface ResolveMeta {
 }
 
 /**
- * `kept`, when given, has the parts a session keeps: the symbol records (see SymbolSlots), the
- * goroutines the program starts, the edges counted by kind (in the order the edges first have the
- * kinds) and the channel records.
+ * `kept`, when given, has the parts a session keeps: the symbol records (see SymbolSlots) and how
+ * many of them are functions, the goroutines the program starts, the edges counted by kind (in the
+ * order the edges first have the kinds) and the channel records.
  */
-export function finishGraph(program: Program, resolver: CallResolver, edges: Edge[], unresolved: UnresolvedSite[], meta: ResolveMeta, kept?: { symbols: SymbolRecord[]; goroutines: GoroutineRecord[]; kinds: Map<string, number>; channels: ChannelOpRecord[] }): Graph {
+export function finishGraph(program: Program, resolver: CallResolver, edges: Edge[], unresolved: UnresolvedSite[], meta: ResolveMeta, kept?: { symbols: SymbolRecord[]; functions: number; goroutines: GoroutineRecord[]; kinds: Map<string, number>; channels: ChannelOpRecord[] }): Graph {
   const symbols = kept ? kept.symbols : collectSymbols(program, resolver.types);
   const goroutines = kept ? kept.goroutines : collectGoroutines(program, resolver, edges);
   const channels = kept ? kept.channels : collectChannels(program, resolver);
@@ -25,7 +25,7 @@ export function finishGraph(program: Program, resolver: CallResolver, edges: Edg
     packages: program.packages.size,
     files: [...program.packages.values()].reduce((n, p) => n + p.files.length, 0),
     symbols: symbols.length,
-    functions: countOf(symbols, (s) => s.kind === 'func' || s.kind === 'method' || s.kind === 'closure'),
+    functions: kept ? kept.functions : functionCount(symbols, 0, symbols.length),
     edges: edges.length,
     unresolved: unresolved.length,
     goroutines: goroutines.length,
@@ -38,10 +38,4 @@ export function finishGraph(program: Program, resolver: CallResolver, edges: Edg
   if (resolver.queries.unsettled) stats['queries.unsettled'] = resolver.queries.unsettled;
   if (resolver.queries.cut) stats['queries.cut'] = resolver.queries.cut;
   return { root: meta.root, modulePath: meta.modulePath, context: meta.context, symbols, edges, unresolved, channels, goroutines, diagnostics: meta.diagnostics, stats };
-}
-
-function countOf<T>(items: readonly T[], ok: (x: T) => boolean): number {
-  let n = 0;
-  for (let i = 0; i < items.length; i++) if (ok(items[i])) n++;
-  return n;
 }

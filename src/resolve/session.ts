@@ -388,7 +388,7 @@ export class ResolveSession {
     // the last list; else every record is listed again.
     const stale = [...this.staleSymbols.keys()];
     const symbols = this.deps.none(() => (rank && this.slots ? this.slots.update(stale, symbolsOf, packageOf, spare?.symbols) : (this.slots = SymbolSlots.of(this.program, symbolsOf, packageOf)).list));
-    const graph = this.deps.none(() => finishGraph(this.program, this.resolver, edges, unresolved, { ...meta, diagnostics }, { symbols, goroutines, kinds, channels: this.channelsNow(channels, rank, moves) }));
+    const graph = this.deps.none(() => finishGraph(this.program, this.resolver, edges, unresolved, { ...meta, diagnostics }, { symbols, functions: this.slots!.functions, goroutines, kinds, channels: this.channelsNow(channels, rank, moves) }));
     const since = this.lastGraph;
     this.lastGraph = graph;
     // Every file's records made before this graph, but those made again for it (see apply).

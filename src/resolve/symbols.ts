@@ -22,6 +22,8 @@ export class SymbolSlots {
     /** Where each slot's records start in the list, and (last) where the list ends. */
     private starts: Int32Array,
     public list: SymbolRecord[],
+    /** How many of the records are functions, methods and closures (see functionCount). */
+    public functions = functionCount(list, 0, list.length),
   ) {}
 
   static of(program: Program, ofFile: (file: FileInfo) => SymbolRecord[], ofPackage: (pkg: PkgInfo) => SymbolRecord): SymbolSlots {
@@ -75,10 +77,21 @@ export class SymbolSlots {
       from = starts[k + 1];
     }
     for (let i = from; i < list.length; i++) out[o++] = list[i];
+    for (const [k, mine] of made) this.functions += functionCount(mine, 0, mine.length) - functionCount(list, starts[k], starts[k + 1]);
     this.starts = next;
     this.list = out;
     return out;
   }
+}
+
+/** How many of records[from..to) are functions, methods and closures (the graph's count of functions). */
+export function functionCount(records: readonly SymbolRecord[], from: number, to: number): number {
+  let n = 0;
+  for (let i = from; i < to; i++) {
+    const kind = records[i].kind;
+    if (kind === 'func' || kind === 'method' || kind === 'closure') n++;
+  }
+  return n;
 }
 
 /** `into` cut to `n` items when it has room for them (its items are written over), else a new array of `n`. */
