@@ -1098,8 +1098,7 @@ function collectNames(x: unknown, into: Set<string>): void {
   });
 }
 
-/** `order` less the functions of `gone`. */
-/** `order` less `gone`, in `into` when it has room for all of `order` (see fitted). */
+/** `order` less the functions of `gone`, in `into` when it has room for all of `order` (see fitted). */
 function without(order: readonly FuncInfo[], gone: ReadonlySet<FuncInfo>, into?: FuncInfo[]): FuncInfo[] {
   const out = fitted(into, order.length);
   let o = 0;
