@@ -1156,14 +1156,16 @@ function inputsWith(inputs: ResolveInputs, changed: FileContent[], was: (path: s
   const d = describedAs.get(inputs);
   if (d === undefined) throw new Error('inputsWith: inputs not made by resolveInputs');
   const facts = d.facts.slice();
-  const pkgs = new Set<number>();
+  // Each changed package's place in the scope's files (of its first file).
+  const pkgs = new Map<number, number>();
   for (const c of changed) {
-    if (d.packages[c.pkgAt] !== c.pkg || d.packages[c.pkgAt].files[c.at - firstFileOf(d.packages, c.pkgAt)]?.path !== c.path) throw new Error(`inputsWith: ${c.path} is not in the scope`);
+    const from = pkgs.get(c.pkgAt) ?? firstFileOf(d.packages, c.pkgAt);
+    if (d.packages[c.pkgAt] !== c.pkg || c.pkg.files[c.at - from]?.path !== c.path) throw new Error(`inputsWith: ${c.path} is not in the scope`);
     facts[c.at] = was(c.path);
-    pkgs.add(c.pkgAt);
+    pkgs.set(c.pkgAt, from);
   }
   const parts = d.parts.slice();
-  for (const i of pkgs) parts[i] = partOf(d.packages[i], facts, firstFileOf(d.packages, i));
+  for (const [i, from] of pkgs) parts[i] = partOf(d.packages[i], facts, from);
   const prior: Described = { ...d, facts, parts };
   const out: ResolveInputs = { key: keyOfDescription(prior), files: inputs.files.map((e) => (at.has(e[0]) ? [e[0], e[1], was(e[0]) ?? ''] : e)) };
   describedAs.set(out, prior);

@@ -130,14 +130,7 @@ export class PartsTable<V, L> {
         list = [];
         let from = 0;
         for (const a of add) {
-          const r = rankOf(a);
-          let lo = from;
-          let hi = kept.length;
-          while (lo < hi) {
-            const mid = (lo + hi) >>> 1;
-            if (rankOf(kept[mid]) < r) lo = mid + 1;
-            else hi = mid;
-          }
+          const lo = firstRanked(kept, rankOf(a), rankOf, from);
           for (let k = from; k < lo; k++) list.push(kept[k]);
           list.push(a);
           from = lo;
@@ -190,10 +183,10 @@ export class PartsTable<V, L> {
   }
 }
 
-/** The first place in `list` (in rank order, see PartsTable) whose entry ranks at or after `r` (0 without a rank). */
-function firstRanked<L>(list: readonly L[], r: number | undefined, rankOf: (l: L) => number): number {
-  if (r === undefined) return 0;
-  let lo = 0;
+/** The first place in `list` from `from` on (in rank order, see PartsTable) whose entry ranks at or after `r` (`from` without a rank). */
+function firstRanked<L>(list: readonly L[], r: number | undefined, rankOf: (l: L) => number, from = 0): number {
+  if (r === undefined) return from;
+  let lo = from;
   let hi = list.length;
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
