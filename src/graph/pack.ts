@@ -430,7 +430,7 @@ function summaryOf(rest: PackedGraph['rest'], unresolved: number, counts: Map<st
  * Decoding views the columns where they lie and cuts the strings out of one decoded text. v1.28's
  * graph (248,000 strings, 15 MB of them): node:v8 took 136 ms to decode it, the table as JSON 160 ms.
  */
-const PACKED_MAGIC = 'KAP2';
+export const PACKED_MAGIC = 'KAP2';
 const COLUMNS = ['edges', 'symbols', 'unresolved'] as const;
 
 /** With `recycle` (and `keep`), the bytes are made in the memory of the last encode's (see scratch.ts). */

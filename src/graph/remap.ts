@@ -148,6 +148,55 @@ export function remapPackedBytes(bytes: Buffer, moves: FileMove[]): { parts: Buf
   return { parts: layoutPacked(p.names.map((name): [string, Buffer | Buffer[]] => [name, moved[name] ?? p.section(name)])), rest };
 }
 
+/** The three tables whose rows hold lines, as a packed graph lays them out. */
+export type LineTable = 'edges' | 'symbols' | 'unresolved';
+
+/**
+ * A packed graph as movesFit reads it: the string id of each file it names, each table's rows handed
+ * over in pieces of whole rows (in order; a caller may read them from disk piece by piece), and the
+ * records it keeps as objects.
+ */
+export interface PackedLines {
+  fileIds: ReadonlyMap<string, number>;
+  rows(table: LineTable, visit: (rows: Int32Array) => void): void;
+  rest: PackedGraph['rest'];
+}
+
+/**
+ * Whether every line the graph holds in each move's file has a place in the move's map: the test
+ * remapPackedBytes makes as it moves the lines, made here without moving them or copying the graph,
+ * one pass over each table for all the moves. A move's fields (docs, fingerprints) are not looked at.
+ */
+export function movesFit(g: PackedLines, moves: readonly FileMove[]): boolean {
+  const byId = new Map<number, ReadonlyMap<number, number>>();
+  for (const [file, lines] of moves) {
+    const id = g.fileIds.get(file);
+    if (id !== undefined) byId.set(id, lines);
+  }
+  let fits = true;
+  const pass = (table: LineTable, width: number, fileAt: number, lineAts: readonly number[], kept: (a: Int32Array, o: number) => boolean) => {
+    g.rows(table, (a) => {
+      for (let o = 0; fits && o < a.length; o += width) {
+        const lines = byId.get(a[o + fileAt]);
+        if (!lines || kept(a, o)) continue;
+        for (const l of lineAts) if (!lines.has(a[o + l])) fits = false;
+      }
+    });
+  };
+  if (byId.size > 0) {
+    pass('edges', EDGE_LINE.width, EDGE_LINE.file, [EDGE_LINE.line], noRow);
+    pass('symbols', SYM_LINES.width, SYM_LINES.file, SYM_LINES.lines, packageRow);
+    pass('unresolved', UNRES_LINE.width, UNRES_LINE.file, [UNRES_LINE.line], noRow);
+  }
+  for (const [file, lines] of moves) {
+    if (!fits) break;
+    const m = new Mover(file, lines);
+    m.records(g.rest);
+    fits = m.complete;
+  }
+  return fits;
+}
+
 /**
  * Gives the symbols of each move with fields their doc and fingerprint, in `symbols` (the column, in
  * place): a symbol takes the next fields listed under its name. Strings not in the table yet are

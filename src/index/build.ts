@@ -9,11 +9,11 @@ import type { BuildContext, Diagnostic, Graph, GraphChanges } from '../model/ind
 import { scanSource, SourceError, statNow, type Scope, type SourceScan, type SourcePackage, type SourceSnapshot } from '../source/index.js';
 import { extractAll, factsShift, nativeParserInUse, newClock, unpackFacts, workersFor, type FileFacts, type ParseClock, type StringTable } from '../parse/index.js';
 import { buildProgram, factsDiagnostics, resolveProgram, ResolveSession, symbolFields, type PackageInput } from '../resolve/index.js';
-import { appendFactsEntries, contentHash, graphFileLabelled, textHash, factsHash, factsKey, factsPackWriter, readFactsEntries, readFactsPack, readGraphFile, readPack, writeGraphFile, writePack, type FactsPack, type LiveKeys, type PackMemo } from './cache.js';
+import { appendFactsEntries, contentHash, graphFileLabelled, textHash, factsHash, factsKey, factsPackWriter, readFactsEntries, readFactsPack, readGraphFile, readPack, withGraphLines, writeGraphFile, writePack, type FactsPack, type LiveKeys, type PackMemo } from './cache.js';
 import { decodePacked, encodePacked, PACK_VERSION, packGraph, summarize, summarizeGraph, unpackGraph, type GraphSummary, type PackedGraph } from '../graph/pack.js';
 import { encodeStoreParts, moveStoreLinesParts } from '../graph/store.js';
 import { scratch } from '../graph/scratch.js';
-import { composeMoves, moveDiagnostics, movedLineCount, remapPackedBytes, type FileMove } from '../graph/remap.js';
+import { composeMoves, moveDiagnostics, movedLineCount, movesFit, remapPackedBytes, type FileMove } from '../graph/remap.js';
 import { makeSpare, writeParts, type Reuse } from './atomic.js';
 import { encodeFreshness, FRESH_FILE, freshNow, indexDir, manifestOf, manifestPaths, nativeStatAll, readFreshness, sameFreshness, serializeMoves, storeMoves, storeOnDisk, storeState, STORE_FILE, type Manifest, type StoreMoves } from './stored.js';
 import { forgetDeltaBase, moveDeltaLines, storeDelta, takeDeltaBase } from '../graph/delta.js';
@@ -968,11 +968,23 @@ function movedGraph(a: { state: IndexState; dir: string; packFile: string; chang
   // records to have fields, when they need them): the composed moves keep a place for each of those
   // lines (composeMoves), so the graph file need not be read. Its moved form is made when it is read.
   const kept = new Map((state.moves ?? []).map((m) => [m[0], m]));
-  const shown = shifts.every(([file, , fields]) => kept.has(file) && (!fields || kept.get(file)![2] !== undefined));
-  const diagnostics = shown && movedLineCount(moves) <= a.limit && state.summary ? moveDiagnostics(state.summary.diagnostics, shifts) : undefined;
+  const unshown = shifts.filter(([file, , fields]) => !kept.has(file) || (fields !== undefined && kept.get(file)![2] === undefined));
+  const keptAll = movedLineCount(moves) <= a.limit;
+  const diagnostics = keptAll && state.summary ? moveDiagnostics(state.summary.diagnostics, shifts) : undefined;
   // Read later as the next build will read it: the state's graph file with these moves.
-  const later = diagnostics && storedGraphLater(a.dir, { ...state, moves });
-  if (diagnostics && later) return { shifts, moves, diagnostics, graph: later };
+  const later = () => storedGraphLater(a.dir, { ...state, moves });
+  if (diagnostics && unshown.length === 0) {
+    const graph = later();
+    if (graph) return { shifts, moves, diagnostics, graph };
+  }
+  // Files whose lines move for the first time (and need no fields): the graph file's rows are checked
+  // where they lie, a piece at a time (see withGraphLines), and not read whole to be moved and thrown away.
+  if (diagnostics && unshown.every(([file, , fields]) => !kept.has(file) && fields === undefined)) {
+    const fits = withGraphLines(join(a.dir, GRAPH_FILE), fileLabelOf(state), state.delta, (g) => movesFit(g, unshown));
+    if (fits === false) return undefined;
+    const graph = fits && later();
+    if (graph) return { shifts, moves, diagnostics, graph };
+  }
   // The moves stay beside the graph file (see build) when they are few: its bytes are then read only to
   // check them, and read again if the graph is wanted. A process that builds again and again reads them
   // into the same memory each time (see graph/scratch.ts): 27 MB on v1.28, which would otherwise count

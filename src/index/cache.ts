@@ -7,7 +7,10 @@ import { closeSync, fstatSync, openSync, readSync, rmSync, statSync, type BigInt
 import { deserialize, serialize } from 'node:v8';
 import { openAtomic, writeBytes, writeParts, type Reuse } from './atomic.js';
 import { FACTS_VERSION } from './key.js';
-import { align8 } from '../graph/sections.js';
+import { align8, openSections } from '../graph/sections.js';
+import { EDGE_W, PACK_VERSION, PACKED_MAGIC, SYM_W, UNRES_W, type PackedGraph } from '../graph/pack.js';
+import type { LineTable, PackedLines } from '../graph/remap.js';
+import type { PackDelta } from '../graph/pack-delta.js';
 import { readWhole } from './mapped.js';
 
 export { writeBytes } from './atomic.js';
@@ -176,6 +179,98 @@ function readInto(file: string, into: (size: number) => Buffer): Buffer {
   }
 }
 
+
+/** How many ints each table's rows take. */
+const WIDTHS: Record<LineTable, number> = { edges: EDGE_W, symbols: SYM_W, unresolved: UNRES_W };
+
+/** The memory rows are read into, a piece at a time (see graphLines): made once, read into again. */
+let rowPiece: Buffer | undefined;
+const ROW_PIECE_BYTES = 1 << 20;
+
+/**
+ * `use` run on the graph file's tables as the check of moved lines reads them (see movesFit): each
+ * table's rows read from the file a piece at a time into the same megabyte, the graph's records (its
+ * `rest`) and its files' string ids; with `delta`, the graph the file and the delta make together
+ * (see packDeltaBytes). Nothing else is read: the file is 27 MB on v1.28's default scope, and reading
+ * it whole into memory the process had not touched yet took 200-400 ms of the first edit of a watch
+ * that moved a file's lines (on the VM we measure on). Undefined when the file is missing, of another
+ * label or format, does not go with `delta`, or cannot be read (or `use` throws).
+ */
+export function withGraphLines<T>(file: string, label: string, delta: PackDelta | undefined, use: (g: PackedLines) => T): T | undefined {
+  let fd: number;
+  try {
+    fd = openSync(file, 'r');
+  } catch {
+    return undefined;
+  }
+  try {
+    const readAt = (at: number, n: number, into?: Buffer): Buffer => {
+      const b = into ?? Buffer.allocUnsafe(n);
+      for (let done = 0; done < n; ) {
+        const k = readSync(fd, b, done, n - done, at + done);
+        if (k === 0) throw new Error(`${file}: shorter than its header says`);
+        done += k;
+      }
+      return b;
+    };
+    const labelLength = Buffer.byteLength(label);
+    if (!hasLabel(readAt(0, 8 + labelLength), label)) return undefined;
+    const body = bodyAt(labelLength);
+    const headerLength = readAt(body + 4, 4).readUInt32LE(0);
+    const opened = openSections<{ v: number; sections: Record<string, [number, number]> }>(readAt(body, 8 + headerLength), PACKED_MAGIC, 'packed graph');
+    if (!opened || opened.header.v !== PACK_VERSION) return undefined;
+    const dataAt = body + align8(8 + headerLength);
+    const place = (name: string): [number, number] => {
+      const p = opened.header.sections[name];
+      if (!p) throw new Error(`packed graph: no section ${name}`);
+      return [dataAt + p[0], p[1]];
+    };
+    const baseStrings = place('stringEnds')[1] / 4;
+    if (delta && delta.baseStrings !== baseStrings) return undefined;
+    const fileIds = new Map(JSON.parse(readAt(...place('files')).toString('utf8')) as [string, number][]);
+    // A delta's strings come after the file's: a file the graph file does not name has its id there.
+    delta?.strings.forEach((s, i) => fileIds.has(s) || fileIds.set(s, baseStrings + i));
+    const rest = delta ? delta.rest : (deserialize(readAt(...place('rest'))) as PackedGraph['rest']);
+    // Rows [from, from + count) of a table of the file, `width` ints each, handed to `visit` in pieces.
+    const stream = (at: number, width: number, from: number, count: number, visit: (rows: Int32Array) => void) => {
+      rowPiece ??= Buffer.allocUnsafeSlow(ROW_PIECE_BYTES);
+      const rowBytes = width * 4;
+      const perPiece = Math.floor(ROW_PIECE_BYTES / rowBytes);
+      for (let r = from; r < from + count; r += perPiece) {
+        const n = Math.min(perPiece, from + count - r) * rowBytes;
+        readAt(at + r * rowBytes, n, rowPiece);
+        visit(new Int32Array(rowPiece.buffer, rowPiece.byteOffset, n / 4));
+      }
+    };
+    return use({
+      fileIds,
+      rest,
+      rows(table, visit) {
+        const width = WIDTHS[table];
+        const [at, length] = place(table);
+        const rowsInFile = length / (width * 4);
+        if (!delta) return stream(at, width, 0, rowsInFile, visit);
+        const t = delta[table];
+        let mine = 0;
+        for (let r = 0; r < t.runs.length; r += 2) {
+          const j = t.runs[r];
+          const count = t.runs[r + 1];
+          if (j >= 0) {
+            if (j + count > rowsInFile) throw new Error('the graph delta runs past its graph file');
+            stream(at, width, j, count, visit);
+          } else {
+            visit(t.rows.subarray(mine, mine + count * width));
+            mine += count * width;
+          }
+        }
+      },
+    });
+  } catch {
+    return undefined;
+  } finally {
+    closeSync(fd);
+  }
+}
 
 /**
  * The per-file facts cache: each entry is one file's facts as encoded by the parse stage's codec (by
