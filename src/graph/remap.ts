@@ -160,32 +160,48 @@ export interface PackedLines {
   fileIds: ReadonlyMap<string, number>;
   rows(table: LineTable, visit: (rows: Int32Array) => void): void;
   rest: PackedGraph['rest'];
+  /** The string with this id (what a symbol row's name is made of). */
+  string(id: number): string | undefined;
 }
 
 /**
- * Whether every line the graph holds in each move's file has a place in the move's map: the test
- * remapPackedBytes makes as it moves the lines, made here without moving them or copying the graph,
- * one pass over each table for all the moves. A move's fields (docs, fingerprints) are not looked at.
+ * Whether every line the graph holds in each move's file has a place in the move's map, and each
+ * symbol of a move with fields has its fields: the tests remapPackedBytes makes as it moves the lines
+ * (and refieldSymbols as it gives the fields), made here without moving or copying anything, one pass
+ * over each table for all the moves.
  */
 export function movesFit(g: PackedLines, moves: readonly FileMove[]): boolean {
   const byId = new Map<number, ReadonlyMap<number, number>>();
-  for (const [file, lines] of moves) {
+  const fieldsOf = new Map<number, { fields: SymbolFields; taken: Map<string, number> }>();
+  for (const [file, lines, fields] of moves) {
     const id = g.fileIds.get(file);
     if (id !== undefined) byId.set(id, lines);
+    if (id !== undefined && fields) fieldsOf.set(id, { fields, taken: new Map() });
   }
   let fits = true;
-  const pass = (table: LineTable, width: number, fileAt: number, lineAts: readonly number[], kept: (a: Int32Array, o: number) => boolean) => {
+  // A symbol row takes the next fields listed under its name (as refieldSymbols gives them).
+  const hasFields = (a: Int32Array, o: number): boolean => {
+    const f = fieldsOf.get(a[o + SYM_LINES.file]);
+    if (!f || packageRow(a, o)) return true;
+    const name = symbolName(g.string(a[o + SYM_FIELDS.id])!, g.string(a[o + SYM_FIELDS.pkg])!);
+    const k = f.taken.get(name) ?? 0;
+    f.taken.set(name, k + 1);
+    return f.fields.get(name)?.[k] !== undefined;
+  };
+  const pass = (table: LineTable, width: number, fileAt: number, lineAts: readonly number[], kept: (a: Int32Array, o: number) => boolean, also?: (a: Int32Array, o: number) => boolean) => {
     g.rows(table, (a) => {
       for (let o = 0; fits && o < a.length; o += width) {
         const lines = byId.get(a[o + fileAt]);
-        if (!lines || kept(a, o)) continue;
+        if (!lines) continue;
+        if (also && !also(a, o)) fits = false;
+        if (kept(a, o)) continue;
         for (const l of lineAts) if (!lines.has(a[o + l])) fits = false;
       }
     });
   };
   if (byId.size > 0) {
     pass('edges', EDGE_LINE.width, EDGE_LINE.file, [EDGE_LINE.line], noRow);
-    pass('symbols', SYM_LINES.width, SYM_LINES.file, SYM_LINES.lines, packageRow);
+    pass('symbols', SYM_LINES.width, SYM_LINES.file, SYM_LINES.lines, packageRow, fieldsOf.size > 0 ? hasFields : undefined);
     pass('unresolved', UNRES_LINE.width, UNRES_LINE.file, [UNRES_LINE.line], noRow);
   }
   for (const [file, lines] of moves) {

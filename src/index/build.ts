@@ -971,18 +971,15 @@ function movedGraph(a: { state: IndexState; dir: string; packFile: string; chang
   const unshown = shifts.filter(([file, , fields]) => !kept.has(file) || (fields !== undefined && kept.get(file)![2] === undefined));
   const keptAll = movedLineCount(moves) <= a.limit;
   const diagnostics = keptAll && state.summary ? moveDiagnostics(state.summary.diagnostics, shifts) : undefined;
-  // Read later as the next build will read it: the state's graph file with these moves.
-  const later = () => storedGraphLater(a.dir, { ...state, moves });
-  if (diagnostics && unshown.length === 0) {
-    const graph = later();
-    if (graph) return { shifts, moves, diagnostics, graph };
-  }
-  // Files whose lines move for the first time (and need no fields): the graph file's rows are checked
-  // where they lie, a piece at a time (see withGraphLines), and not read whole to be moved and thrown away.
-  if (diagnostics && unshown.every(([file, , fields]) => !kept.has(file) && fields === undefined)) {
-    const fits = withGraphLines(join(a.dir, GRAPH_FILE), fileLabelOf(state), state.delta, (g) => movesFit(g, unshown));
+  // Files whose lines move for the first time, or whose records take fields for the first time: the
+  // graph file's rows are checked where they lie, a piece at a time (see withGraphLines), and not read
+  // whole to be moved and thrown away. Their moves as composed: the graph file's lines are what they map.
+  if (diagnostics) {
+    const first = new Set(unshown.map((m) => m[0]));
+    const fits = first.size === 0 || withGraphLines(join(a.dir, GRAPH_FILE), fileLabelOf(state), state.delta, (g) => movesFit(g, moves.filter((m) => first.has(m[0]))));
     if (fits === false) return undefined;
-    const graph = fits && later();
+    // Read later as the next build will read it: the state's graph file with these moves.
+    const graph = fits && storedGraphLater(a.dir, { ...state, moves });
     if (graph) return { shifts, moves, diagnostics, graph };
   }
   // The moves stay beside the graph file (see build) when they are few: its bytes are then read only to

@@ -7,7 +7,7 @@ import { closeSync, fstatSync, openSync, readSync, rmSync, statSync, type BigInt
 import { deserialize, serialize } from 'node:v8';
 import { openAtomic, writeBytes, writeParts, type Reuse } from './atomic.js';
 import { FACTS_VERSION } from './key.js';
-import { align8, openSections } from '../graph/sections.js';
+import { align8, copyAs, openSections } from '../graph/sections.js';
 import { EDGE_W, PACK_VERSION, PACKED_MAGIC, SYM_W, UNRES_W, type PackedGraph } from '../graph/pack.js';
 import type { LineTable, PackedLines } from '../graph/remap.js';
 import type { PackDelta } from '../graph/pack-delta.js';
@@ -242,9 +242,20 @@ export function withGraphLines<T>(file: string, label: string, delta: PackDelta 
         visit(new Int32Array(rowPiece.buffer, rowPiece.byteOffset, n / 4));
       }
     };
+    // The string table's byte ends, read when a string is first asked for; each string read on its own.
+    let ends: Uint32Array | undefined;
+    const [textAt] = place('stringText');
+    const string = (id: number): string | undefined => {
+      if (id < 0) return undefined;
+      if (id >= baseStrings) return delta?.strings[id - baseStrings];
+      ends ??= copyAs(Uint32Array, readAt(...place('stringBytes')));
+      const from = id === 0 ? 0 : ends[id - 1];
+      return readAt(textAt + from, ends[id] - from).toString('utf8');
+    };
     return use({
       fileIds,
       rest,
+      string,
       rows(table, visit) {
         const width = WIDTHS[table];
         const [at, length] = place(table);

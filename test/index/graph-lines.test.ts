@@ -10,10 +10,12 @@ import { join, resolve } from 'node:path';
 import { buildIndex, indexDir, type IndexOptions } from '../../src/index/build.js';
 import { withGraphLines, writeGraphFile } from '../../src/index/cache.js';
 import { decodePacked, EDGE_LINE, EDGE_W, encodePacked, packGraph, unpackGraph, type PackedGraph } from '../../src/graph/pack.js';
-import { forgetPackDeltaBase, packDelta, packDeltaBytes, packWritten } from '../../src/graph/pack-delta.js';
+import { forgetPackDeltaBase, packDelta, packDeltaBytes, packWritten, type PackDelta } from '../../src/graph/pack-delta.js';
+import { symbolName } from '../../src/graph/lookup.js';
+import type { SymbolFields } from '../../src/resolve/index.js';
 import { movesFit, type LineTable, type PackedLines } from '../../src/graph/remap.js';
 import { defaultBuildContext } from '../../src/source/index.js';
-import type { Graph } from '../../src/model/index.js';
+import type { Graph, SymbolRecord } from '../../src/model/index.js';
 import { tempDir } from '../helpers/temp.js';
 
 const fixture = resolve('test/fixtures/go/kubelike');
@@ -137,6 +139,42 @@ describe('the check of lines moved for the first time', () => {
     assert.ok(!linesIn({ ...g, symbols: g.symbols.filter((s) => s !== first) }, first.file).includes(1), 'nothing else of the file at line 1');
     assert.equal(fits([[first.file, withoutOne]]), true);
     assert.equal(fits([['pkg/kubelet/not_in_the_graph.go', new Map()]]), true, 'a file the graph does not name');
+  });
+
+  it('finds whether each symbol of a move with fields has fields under its name, through the delta\'s strings too', () => {
+    const g = buildIndex({ ...tree(), fresh: true }).graph;
+    const own = g.symbols.filter((s) => s.file === KUBELET && s.kind !== 'package');
+    const fieldsFor = (symbols: SymbolRecord[]): SymbolFields => {
+      const out: SymbolFields = new Map();
+      for (const s of symbols) {
+        const name = symbolName(s.id, s.pkg);
+        out.set(name, [...(out.get(name) ?? []), { fingerprint: `f-${s.line}` }]);
+      }
+      return out;
+    };
+    const lines = new Map(linesIn(g, KUBELET).map((l) => [l, l]));
+    const file = join(tempDir('ka-lines-'), 'graph.bin');
+    const packed = packGraph(g);
+    writeGraphFile(file, 'L0', encodePacked(packed));
+    const fits = (fields: SymbolFields, delta?: PackDelta) => withGraphLines(file, 'L0', delta, (l) => movesFit(l, [[KUBELET, lines, fields]]));
+    assert.ok(own.length > 5);
+    assert.equal(fits(fieldsFor(own)), true);
+    assert.equal(fits(fieldsFor(own.slice(1))), false, 'a symbol with no fields');
+    // A symbol the delta adds, named with strings only the delta has.
+    forgetPackDeltaBase();
+    packWritten(file, g, 'L0', packed.strings);
+    const added: SymbolRecord = { ...own[0], id: `${own[0].pkg}.linesOnlyInTheDelta`, name: 'linesOnlyInTheDelta', line: own[0].line };
+    const d = packDelta(file, { ...g, symbols: [...g.symbols, added] }, { base: 'L0', holds: 'L0', moves: false });
+    assert.ok(d && d.strings.includes(added.id));
+    assert.equal(fits(fieldsFor(own), d), false, 'the added symbol has no fields');
+    assert.equal(fits(fieldsFor([...own, added]), d), true);
+    // Two symbols of one name (a file's init functions): each takes the next fields listed under it.
+    packWritten(file, g, 'L0', packed.strings);
+    const twice = packDelta(file, { ...g, symbols: [...g.symbols, added, { ...added }] }, { base: 'L0', holds: 'L0', moves: false });
+    assert.ok(twice);
+    assert.equal(fits(fieldsFor([...own, added]), twice), false, 'one entry for two symbols');
+    assert.equal(fits(fieldsFor([...own, added, added]), twice), true);
+    forgetPackDeltaBase();
   });
 
   it('resolves again when the graph file holds a line of the edited file that its facts do not', () => {
