@@ -152,12 +152,12 @@ export function remapPackedBytes(bytes: Buffer, moves: FileMove[]): { parts: Buf
 export type LineTable = 'edges' | 'symbols' | 'unresolved';
 
 /**
- * A packed graph as movesFit reads it: the string id of each file it names, each table's rows handed
+ * A packed graph as movesFit reads it: the string id of a file it names, each table's rows handed
  * over in pieces of whole rows (in order; a caller may read them from disk piece by piece), and the
  * records it keeps as objects.
  */
 export interface PackedLines {
-  fileIds: ReadonlyMap<string, number>;
+  fileId(file: string): number | undefined;
   rows(table: LineTable, visit: (rows: Int32Array) => void): void;
   rest: PackedGraph['rest'];
   /** The string with this id (what a symbol row's name is made of). */
@@ -174,7 +174,7 @@ export function movesFit(g: PackedLines, moves: readonly FileMove[]): boolean {
   const byId = new Map<number, ReadonlyMap<number, number>>();
   const fieldsOf = new Map<number, { fields: SymbolFields; taken: Map<string, number> }>();
   for (const [file, lines, fields] of moves) {
-    const id = g.fileIds.get(file);
+    const id = g.fileId(file);
     if (id !== undefined) byId.set(id, lines);
     if (id !== undefined && fields) fieldsOf.set(id, { fields, taken: new Map() });
   }
@@ -188,11 +188,14 @@ export function movesFit(g: PackedLines, moves: readonly FileMove[]): boolean {
     f.taken.set(name, k + 1);
     return f.fields.get(name)?.[k] !== undefined;
   };
+  // Most often one file moves: its id is compared, with no lookup per row.
+  const only = byId.size === 1 ? [...byId.keys()][0] : undefined;
   const pass = (table: LineTable, width: number, fileAt: number, lineAts: readonly number[], kept: (a: Int32Array, o: number) => boolean, also?: (a: Int32Array, o: number) => boolean) => {
     g.rows(table, (a) => {
       for (let o = 0; fits && o < a.length; o += width) {
-        const lines = byId.get(a[o + fileAt]);
-        if (!lines) continue;
+        const f = a[o + fileAt];
+        if (only !== undefined ? f !== only : !byId.has(f)) continue;
+        const lines = byId.get(f)!;
         if (also && !also(a, o)) fits = false;
         if (kept(a, o)) continue;
         for (const l of lineAts) if (!lines.has(a[o + l])) fits = false;

@@ -179,22 +179,22 @@ function readInto(file: string, into: (size: number) => Buffer): Buffer {
   }
 }
 
-
 /** How many ints each table's rows take. */
 const WIDTHS: Record<LineTable, number> = { edges: EDGE_W, symbols: SYM_W, unresolved: UNRES_W };
 
-/** The memory rows are read into, a piece at a time (see graphLines): made once, read into again. */
+/** The memory rows are read into, a piece at a time (see withGraphLines): made once, read into again. */
 let rowPiece: Buffer | undefined;
 const ROW_PIECE_BYTES = 1 << 20;
 
 /**
  * `use` run on the graph file's tables as the check of moved lines reads them (see movesFit): each
  * table's rows read from the file a piece at a time into the same megabyte, the graph's records (its
- * `rest`) and its files' string ids; with `delta`, the graph the file and the delta make together
- * (see packDeltaBytes). Nothing else is read: the file is 27 MB on v1.28's default scope, and reading
- * it whole into memory the process had not touched yet took 200-400 ms of the first edit of a watch
- * that moved a file's lines (on the VM we measure on). Undefined when the file is missing, of another
- * label or format, does not go with `delta`, or cannot be read (or `use` throws).
+ * `rest`) and, when asked, a file's string id or a single string; with `delta`, the graph the file and
+ * the delta make together (see packDeltaBytes). Nothing else is read: the file is 27 MB on v1.28's
+ * default scope, and reading it whole into memory the process had not touched yet took 200-400 ms of
+ * the first edit of a watch that moved a file's lines (on the VM we measure on). Undefined when the
+ * file is missing, of another label or format, does not go with `delta`, or cannot be read (or `use`
+ * throws: the caller then takes the way that reads the file whole).
  */
 export function withGraphLines<T>(file: string, label: string, delta: PackDelta | undefined, use: (g: PackedLines) => T): T | undefined {
   let fd: number;
@@ -227,9 +227,17 @@ export function withGraphLines<T>(file: string, label: string, delta: PackDelta 
     };
     const baseStrings = place('stringEnds')[1] / 4;
     if (delta && delta.baseStrings !== baseStrings) return undefined;
-    const fileIds = new Map(JSON.parse(readAt(...place('files')).toString('utf8')) as [string, number][]);
-    // A delta's strings come after the file's: a file the graph file does not name has its id there.
-    delta?.strings.forEach((s, i) => fileIds.has(s) || fileIds.set(s, baseStrings + i));
+    // The files table is a JSON list of [file, id] pairs (see encodePacked): a file's pair is found by
+    // its opening, which no other part of the text can hold (a quote inside a string is escaped).
+    const files = readAt(...place('files'));
+    const fileId = (file: string): number | undefined => {
+      const opening = Buffer.from(`${JSON.stringify([file]).slice(0, -1)},`);
+      const at = files.indexOf(opening);
+      if (at >= 0) return Number(files.toString('latin1', at + opening.length, files.indexOf(']', at + opening.length)));
+      // A delta's strings come after the file's: a file the graph file does not name has its id there.
+      const i = delta ? delta.strings.indexOf(file) : -1;
+      return i >= 0 ? baseStrings + i : undefined;
+    };
     const rest = delta ? delta.rest : (deserialize(readAt(...place('rest'))) as PackedGraph['rest']);
     // Rows [from, from + count) of a table of the file, `width` ints each, handed to `visit` in pieces.
     const stream = (at: number, width: number, from: number, count: number, visit: (rows: Int32Array) => void) => {
@@ -253,7 +261,7 @@ export function withGraphLines<T>(file: string, label: string, delta: PackDelta 
       return readAt(textAt + from, ends[id] - from).toString('utf8');
     };
     return use({
-      fileIds,
+      fileId,
       rest,
       string,
       rows(table, visit) {

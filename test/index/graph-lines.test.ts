@@ -35,7 +35,7 @@ function graphWith(extra: number): Graph {
 }
 
 /** Everything withGraphLines hands over, tables joined. */
-function readAll(g: PackedLines): { rows: Record<LineTable, number[]>; pieces: number; fileIds: [string, number][]; rest: unknown } {
+function readAll(g: PackedLines): { rows: Record<LineTable, number[]>; pieces: number; fileId: (file: string) => number | undefined; rest: unknown } {
   let pieces = 0;
   const rows = { edges: [], symbols: [], unresolved: [] } as Record<LineTable, number[]>;
   for (const t of ['edges', 'symbols', 'unresolved'] as const) {
@@ -44,7 +44,7 @@ function readAll(g: PackedLines): { rows: Record<LineTable, number[]>; pieces: n
       for (const x of a) rows[t].push(x);
     });
   }
-  return { rows, pieces, fileIds: [...g.fileIds], rest: g.rest };
+  return { rows, pieces, fileId: (file) => g.fileId(file), rest: g.rest };
 }
 
 /** A packed graph's own tables, as readAll gives them. */
@@ -75,8 +75,8 @@ describe('the check of lines moved for the first time', () => {
     assert.ok(read);
     assert.deepEqual(read.rows, tablesOf(packed));
     assert.ok(read.pieces > 3, `the edges come in pieces (${read.pieces} pieces in all)`);
-    const ids = new Map(read.fileIds);
-    assert.equal(packed.strings[ids.get(KUBELET)!], KUBELET);
+    for (const f of new Set(g.edges.map((e) => e.file))) assert.equal(packed.strings[read.fileId(f)!], f);
+    assert.equal(read.fileId('pkg/kubelet/not_in_the_graph.go'), undefined);
     assert.deepEqual(read.rest, packed.rest);
     assert.equal(withGraphLines(file, 'L1', undefined, readAll), undefined, 'another label');
     assert.equal(withGraphLines(join(file, '..', 'none.bin'), 'L0', undefined, readAll), undefined, 'no file');
@@ -110,9 +110,8 @@ describe('the check of lines moved for the first time', () => {
     assert.ok(read);
     assert.deepEqual(read.rows, tablesOf(whole));
     assert.deepEqual(read.rest, whole.rest);
-    const ids = new Map(read.fileIds);
-    assert.equal(whole.strings[ids.get('pkg/kubelet/new_file.go')!], 'pkg/kubelet/new_file.go', 'a file only the delta names');
-    assert.equal(whole.strings[ids.get(KUBELET)!], KUBELET);
+    assert.equal(whole.strings[read.fileId('pkg/kubelet/new_file.go')!], 'pkg/kubelet/new_file.go', 'a file only the delta names');
+    assert.equal(whole.strings[read.fileId(KUBELET)!], KUBELET);
     assert.equal(withGraphLines(file, 'L0', { ...d, baseStrings: d.baseStrings + 1 }, readAll), undefined, 'a delta for another string table');
     forgetPackDeltaBase();
   });
