@@ -968,14 +968,13 @@ function movedGraph(a: { state: IndexState; dir: string; packFile: string; chang
   // records to have fields, when they need them): the composed moves keep a place for each of those
   // lines (composeMoves), so the graph file need not be read. Its moved form is made when it is read.
   const kept = new Map((state.moves ?? []).map((m) => [m[0], m]));
-  const unshown = shifts.filter(([file, , fields]) => !kept.has(file) || (fields !== undefined && kept.get(file)![2] === undefined));
   const keptAll = movedLineCount(moves) <= a.limit;
   const diagnostics = keptAll && state.summary ? moveDiagnostics(state.summary.diagnostics, shifts) : undefined;
   // Files whose lines move for the first time, or whose records take fields for the first time: the
   // graph file's rows are checked where they lie, a piece at a time (see withGraphLines), and not read
   // whole to be moved and thrown away. Their moves as composed: the graph file's lines are what they map.
   if (diagnostics) {
-    const first = new Set(unshown.map((m) => m[0]));
+    const first = new Set(shifts.filter(([file, , fields]) => !kept.has(file) || (fields !== undefined && kept.get(file)![2] === undefined)).map((m) => m[0]));
     const fits = first.size === 0 || withGraphLines(join(a.dir, GRAPH_FILE), fileLabelOf(state), state.delta, (g) => movesFit(g, moves.filter((m) => first.has(m[0]))));
     if (fits === false) return undefined;
     // Read later as the next build will read it: the state's graph file with these moves.
@@ -986,7 +985,7 @@ function movedGraph(a: { state: IndexState; dir: string; packFile: string; chang
   // check them, and read again if the graph is wanted. A process that builds again and again reads them
   // into the same memory each time (see graph/scratch.ts): 27 MB on v1.28, which would otherwise count
   // towards V8's next full collection at each such edit.
-  const checkOnly = a.recycle && movedLineCount(moves) <= a.limit;
+  const checkOnly = a.recycle && keptAll;
   const bytes = storedGraph(a.dir, state, checkOnly ? (n) => Buffer.from(scratch(Uint8Array, 'graph.read', n, true).buffer, 0, n) : undefined);
   if (!bytes) return undefined;
   try {

@@ -167,16 +167,21 @@ function readInto(file: string, into: (size: number) => Buffer): Buffer {
   try {
     const size = fstatSync(fd).size;
     const memory = into(size);
-    let done = 0;
-    while (done < size) {
-      const n = readSync(fd, memory, done, size - done, done);
-      if (n === 0) break;
-      done += n;
-    }
-    return memory.subarray(0, done);
+    return memory.subarray(0, readSpan(fd, memory, 0, size));
   } finally {
     closeSync(fd);
   }
+}
+
+/** Reads up to `n` bytes of `fd` from offset `at` into the start of `into`; how many it read (fewer at the file's end). */
+function readSpan(fd: number, into: Buffer, at: number, n: number): number {
+  let done = 0;
+  while (done < n) {
+    const k = readSync(fd, into, done, n - done, at + done);
+    if (k === 0) break;
+    done += k;
+  }
+  return done;
 }
 
 /** How many ints each table's rows take. */
@@ -206,11 +211,7 @@ export function withGraphLines<T>(file: string, label: string, delta: PackDelta 
   try {
     const readAt = (at: number, n: number, into?: Buffer): Buffer => {
       const b = into ?? Buffer.allocUnsafe(n);
-      for (let done = 0; done < n; ) {
-        const k = readSync(fd, b, done, n - done, at + done);
-        if (k === 0) throw new Error(`${file}: shorter than its header says`);
-        done += k;
-      }
+      if (readSpan(fd, b, at, n) < n) throw new Error(`${file}: shorter than its header says`);
       return b;
     };
     const labelLength = Buffer.byteLength(label);
