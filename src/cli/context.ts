@@ -9,7 +9,7 @@ import { defaultCacheDir, resolveSourceDir } from '../source/locate.js';
 import { SourceError } from '../source/errors.js';
 import type { Scope } from '../source/types.js';
 import type { IndexOptions, IndexResult } from '../index/build.js';
-import { openStorePending } from '../index/stored.js';
+import { awaitWatch, indexDir, openStorePending, storeFreshIn, WATCH_GRACE_MS } from '../index/stored.js';
 import { GraphView, SymbolTable } from '../graph/index.js';
 import { UserError } from './errors.js';
 
@@ -161,9 +161,14 @@ export async function loadIndex(o: CommonOptions, io: Io, progress = false): Pro
   return { result, table: new SymbolTable(result.graph.symbols), view: new GraphView(result.graph), root };
 }
 
-/** The index, built or refreshed as needed; its graph is decoded only when read. `known`: the source folder, if already found. */
+/**
+ * The index, built or refreshed as needed; its graph is decoded only when read. `known`: the source
+ * folder, if already found. When an `index --watch` keeps this index, the watch is waited for (see
+ * index/watch-mark.ts): once it has taken in the tree as it is, the index is read as it left it.
+ */
 async function indexResult(o: CommonOptions, io: Io, progress = false, known?: string): Promise<{ result: IndexResult; root: string }> {
   const options = await indexOptions(o, io, progress, known);
+  await waitForWatch(indexDir(options), io);
   try {
     // `index` builds: every file whose stat moved since the last scan is read and hashed again (see
     // source/snapshot.ts). Queries trust the store when no file's size or mtime moved.
@@ -172,6 +177,18 @@ async function indexResult(o: CommonOptions, io: Io, progress = false, known?: s
   } catch (err) {
     if (err instanceof SourceError) throw new UserError(err.message, 2, err.hint);
     throw err;
+  }
+}
+
+/** Waits for a watch that keeps the index in `dir`, saying so on stderr when the wait is long or ends without it. */
+async function waitForWatch(dir: string, io: Io): Promise<void> {
+  const waited = await awaitWatch(dir, () => storeFreshIn(dir), {
+    onWait: (m) => io.err(`kubelet-atlas: waiting for the index watch (process ${m.pid}) to take in the tree's changes\n`),
+  });
+  if (waited.ended === 'behind') {
+    io.err(`kubelet-atlas: the index watch (process ${waited.mark.pid}) left the index behind the tree for ${WATCH_GRACE_MS / 1000} s (a change it does not watch?); building here\n`);
+  } else if (waited.ended === 'limit') {
+    io.err(`kubelet-atlas: the index watch (process ${waited.mark.pid}) is still building after ${Math.round(waited.ms / 1000)} s; building here\n`);
   }
 }
 

@@ -191,6 +191,14 @@ function startCheck(m: Freshness): () => boolean {
   return () => check.finish(handle) < 0;
 }
 
+/** Whether the manifest beside the query store in `dir` matches the tree (the store itself is not read). */
+export function storeFreshIn(dir: string): boolean {
+  const m = readFreshness(dir, false);
+  return m !== undefined && freshNow(m);
+}
+
+export { awaitWatch, readWatchMark, WATCH_GRACE_MS, type WatchMark, type WatchWait, type WatchWaitOptions } from './watch-mark.js';
+
 /** The manifest's paths, one string each. */
 export function manifestPaths(f: Freshness): string[] {
   return f.sizes.length === 0 ? [] : f.paths.toString('utf8').split('\n');

@@ -13,12 +13,17 @@
  * every path, which finds any change the events did not name, and prints nothing when there is none.
  * The watched folders are read from the manifest the build writes beside the query store, again after
  * every build that resolved (only those can change the scope).
+ *
+ * While it runs, the watch keeps a mark in the index folder (see watch-mark.ts): whether it is building,
+ * and how many builds it finished. The other commands on the index wait for it rather than build
+ * beside it, and a second watch on the same index is refused.
  */
 import { watch, type FSWatcher } from 'node:fs';
 import { dirname, relative, sep } from 'node:path';
 import { manifestPaths, readFreshness } from './stored.js';
 import { PackMemo } from './cache.js';
 import { collectYoung } from './young.js';
+import { readWatchMark, removeWatchMark, writeWatchMark } from './watch-mark.js';
 import type { IndexOptions, IndexResult } from './build.js';
 
 export interface WatchOptions extends IndexOptions {
@@ -114,10 +119,29 @@ export function watchWith(build: (opts: IndexOptions) => IndexResult, dir: strin
   let failing = false;
   let done!: () => void;
   const closed = new Promise<void>((r) => (done = r));
+  /** Builds and warm-ups finished, as the mark counts them. */
+  let builds = 0;
+  /** The mark says whether the watch is busy; it only tells other commands, so a write that fails is let go. */
+  const mark = (busy: boolean) => {
+    try {
+      writeWatchMark(dir, { busy, builds });
+    } catch {
+      // A command that finds no mark builds the index itself, as it would with no watch.
+    }
+  };
+  const idle = () => {
+    builds++;
+    if (!stopped) mark(false);
+  };
 
   const close = () => {
     if (stopped) return;
     stopped = true;
+    try {
+      removeWatchMark(dir);
+    } catch {
+      // Left behind, it names a process that is gone: no mark.
+    }
     finishWrites();
     if (timer) clearTimeout(timer);
     if (verifier) clearTimeout(verifier);
@@ -207,6 +231,15 @@ export function watchWith(build: (opts: IndexOptions) => IndexResult, dir: strin
     touched.clear();
     firstEvent = undefined;
     unnamed = false;
+    mark(true);
+    try {
+      buildAndReport(first, fromEvents, names, since);
+    } finally {
+      idle();
+    }
+  };
+
+  const buildAndReport = (first: boolean, fromEvents: boolean, names: string[], since: number | undefined) => {
     // Writes the last build left (none, unless its report threw) come first.
     finishWrites();
     const t = performance.now();
@@ -247,6 +280,8 @@ export function watchWith(build: (opts: IndexOptions) => IndexResult, dir: strin
 
   if (opts.signal?.aborted) close();
   else {
+    const other = readWatchMark(dir);
+    if (other) throw new WatchError(`another watch (process ${other.pid}) keeps this index up to date; stop it first (queries and builds wait for it meanwhile)`);
     try {
       runBuild(true);
     } catch (err) {
@@ -261,11 +296,14 @@ export function watchWith(build: (opts: IndexOptions) => IndexResult, dir: strin
       setImmediate(() => {
         if (stopped || timer) return;
         const t = performance.now();
+        mark(true);
         try {
           const kept = warm(buildOpts);
           if (kept !== 'had') opts.onWarm?.({ ms: performance.now() - t, kept: kept === 'made' || kept === 'rehearsed' });
         } catch (err) {
           opts.onError(err as Error);
+        } finally {
+          idle();
         }
       });
     }
