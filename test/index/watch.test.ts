@@ -123,6 +123,8 @@ describe('index --watch (watchIndex)', () => {
       assert.match(imported.result.refused ?? '', /not a file in the build|imports changed|files, packages/, 'and says why');
       assert.equal(imported.watching, watched + 1, 'the new package folder is watched');
       assert.ok(imported.result.graph.symbols.some((s) => s.id.endsWith('watched.Helper')));
+      // Resolved from nothing, with the facts the refused resolution held for the files it took.
+      assert.deepEqual(normal(imported.result.graph), normal(buildIndex({ ...loc, cacheDir: tempDir('ka-watch-cache-') }).graph));
       appendFileSync(join(loc.root, 'pkg/kubelet/watched/watched.go'), '\nfunc Other() {}\n');
       const inNew = await nextChange();
       assert.deepEqual(inNew.touched, ['pkg/kubelet/watched/watched.go']);
