@@ -22,6 +22,25 @@ import { tempDir } from '../helpers/temp.js';
 const fixture = resolve('test/fixtures/go/kubelike');
 
 describe('the query store delta', () => {
+  it('is not made when the IDs it would name pass its limit (a graph whose records are all new), and the graph given is the next base', () => {
+    const g = buildIndex({ root: fixture, ctx: defaultBuildContext(), cacheDir: tempDir('ka-delta-'), fresh: true }).graph;
+    const file = '/nowhere/query.bin';
+    forgetDeltaBase();
+    assert.equal(storeDelta(file, g, 'k0', { moves: false }), undefined);
+    // Every edge and record made anew, with callers whose names alone pass the limit.
+    const long = 'x'.repeat(Math.ceil(DELTA_MAX_BYTES / new Set(g.edges.map((e) => e.caller)).size) + 1);
+    // Its stats hold a function, which node:v8 cannot serialize: the delta must not be made at all.
+    const unserializable = (() => 0) as unknown as number;
+    const anew: Graph = { ...g, edges: g.edges.map((e) => ({ ...e, caller: `${e.caller}${long}` })), symbols: g.symbols.map((x) => ({ ...x })), stats: { ...g.stats, probe: unserializable } };
+    assert.equal(storeDelta(file, anew, 'k1', { base: 'k0', holds: 'k0', moves: false }), undefined, 'written whole');
+    // The next edit is a delta over the graph written whole.
+    const edge = anew.edges[7];
+    const next: Graph = { ...anew, edges: anew.edges.map((e) => (e === edge ? { ...e, line: e.line + 1 } : e)), stats: g.stats };
+    const bytes = storeDelta(file, next, 'k2', { base: 'k1', holds: 'k1', moves: false });
+    assert.ok(bytes, 'a delta');
+    assert.deepEqual([...readDelta(bytes).out.keys()], [edge.caller]);
+  });
+
   it('answers as the store written whole does, edit after edit', () => {
     const g = buildIndex({ root: fixture, ctx: defaultBuildContext(), cacheDir: tempDir('ka-delta-'), fresh: true }).graph;
     const e = g.edges;
