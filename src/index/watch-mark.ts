@@ -5,11 +5,12 @@
  * function was edited, that meant resolving the whole program again (some 11 s on v1.28's default
  * scope), where the watch resolves again only what the edit can change (a few hundred ms).
  *
- * The mark names the watch's process (pid and host), says whether it is building (or making its
- * resolution ready: see warmIndex) and counts the builds it finished. It is written (atomically) when
- * a build starts and when it ends, and removed when the watch stops. A mark whose process is gone (a
- * watch killed outright), made on another host (a cache folder shared over the network) or that
- * cannot be read is no mark.
+ * The mark names the watch's process (pid, host and, where /proc tells it, when the process started),
+ * says whether it is building (or making its resolution ready: see warmIndex) and counts the builds
+ * it finished. It is written (atomically) when a build starts and when it ends, and removed when the
+ * watch stops. A mark whose process is gone (a watch killed outright) or is another process that got
+ * its pid since, made on another host (a cache folder shared over the network) or that cannot be read
+ * is no mark.
  *
  * Only node:fs and node:os: the query path loads this.
  */
@@ -23,6 +24,8 @@ export const WATCH_MARK_FILE = 'watch.json';
 export interface WatchMark {
   pid: number;
   host: string;
+  /** When the process started, in the kernel's clock ticks since boot (Linux: see startOf). */
+  start?: number;
   /** Building, or making its resolution ready: a change it has seen is not in the index yet. */
   busy: boolean;
   /** How many builds (and warm-ups) it finished: a waiting command checks the index again when this moves. */
@@ -31,7 +34,7 @@ export interface WatchMark {
 
 /** Writes the mark of this process's watch. */
 export function writeWatchMark(dir: string, mark: Pick<WatchMark, 'busy' | 'builds'>): void {
-  const full: WatchMark = { pid: process.pid, host: hostname(), busy: mark.busy, builds: mark.builds };
+  const full: WatchMark = { pid: process.pid, host: hostname(), start: startOf('self'), busy: mark.busy, builds: mark.builds };
   writeBytes(join(dir, WATCH_MARK_FILE), Buffer.from(JSON.stringify(full) + '\n'));
 }
 
@@ -45,7 +48,23 @@ export function removeWatchMark(dir: string): void {
 /** The mark of a watch that is running on this host, or undefined. */
 export function readWatchMark(dir: string): WatchMark | undefined {
   const mark = markIn(join(dir, WATCH_MARK_FILE));
-  return mark && mark.host === hostname() && running(mark.pid) ? mark : undefined;
+  return mark && mark.host === hostname() && running(mark.pid) && (mark.start === undefined || [undefined, mark.start].includes(startOf(mark.pid))) ? mark : undefined;
+}
+
+/**
+ * When process `pid` started, in clock ticks since boot, from /proc (Linux); undefined where it cannot
+ * be read. A pid given to another process later does not come with the same start: a watch killed
+ * during a build leaves a busy mark, which would otherwise hold queries for as long as that process lives.
+ */
+function startOf(pid: number | 'self'): number | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // The command's name, in brackets, may hold spaces: the start is the 20th field after it.
+    const start = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19]);
+    return Number.isInteger(start) ? start : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 function markIn(file: string): WatchMark | undefined {
@@ -56,6 +75,7 @@ function markIn(file: string): WatchMark | undefined {
     return undefined;
   }
   if (!m || !Number.isInteger(m.pid) || m.pid! <= 0 || typeof m.host !== 'string' || typeof m.busy !== 'boolean' || !Number.isInteger(m.builds)) return undefined;
+  if (m.start !== undefined && !Number.isInteger(m.start)) return undefined;
   return m as WatchMark;
 }
 

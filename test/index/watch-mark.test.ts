@@ -5,7 +5,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { appendFileSync, cpSync, existsSync, writeFileSync } from 'node:fs';
+import { appendFileSync, cpSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { buildIndex, WatchError, type IndexOptions, type IndexResult, type WatchBuild } from '../../src/index/build.js';
@@ -47,6 +47,14 @@ describe('the watch mark (readWatchMark)', () => {
     assert.equal(readWatchMark(dir), undefined, 'a process that exited');
     writeFileSync(file, JSON.stringify({ pid: process.pid, host: 'another-host.invalid', busy: true, builds: 0 }));
     assert.equal(readWatchMark(dir), undefined, 'another host');
+    writeWatchMark(dir, { busy: true, builds: 0 });
+    const mine = JSON.parse(readFileSync(file, 'utf8')) as WatchMark;
+    if (existsSync('/proc/self/stat')) {
+      assert.equal(typeof mine.start, 'number', 'the start of this process, from /proc');
+      // The same pid, started at another time: a process that got the pid of a watch gone since.
+      writeFileSync(file, JSON.stringify({ ...mine, start: mine.start! + 1 }));
+      assert.equal(readWatchMark(dir), undefined, 'another process with the pid');
+    }
     writeFileSync(file, '{"pid": ');
     assert.equal(readWatchMark(dir), undefined, 'damaged');
     writeFileSync(file, JSON.stringify({ pid: process.pid, busy: 'yes' }));
@@ -115,7 +123,7 @@ describe('a watch and its mark', () => {
     try {
       assert.equal(during[0]?.busy, true, 'busy during the first build');
       assert.equal(during[0]?.pid, process.pid);
-      assert.deepEqual(readWatchMark(dir), { pid: process.pid, host: during[0]!.host, busy: false, builds: 1 }, 'idle after it, one build done');
+      assert.deepEqual(readWatchMark(dir), { ...during[0], busy: false, builds: 1 }, 'idle after it, one build done');
       assert.throws(() => watchWith(build, dir, { ...loc, onBuild: () => {}, onError: () => {} }), (e: Error) => e instanceof WatchError && /another watch \(process \d+\)/.test(e.message));
       assert.ok(readWatchMark(dir), 'the refused watch left the mark alone');
       appendFileSync(join(loc.root, 'pkg/kubelet/kubelet.go'), '\n// seen\n');
