@@ -151,7 +151,8 @@ function sweepAside(file: string): void {
   });
 }
 
-function alive(pid: number): boolean {
+/** Whether a process with this pid runs (EPERM: it does, as another user). */
+export function alive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;

@@ -17,7 +17,7 @@
 import { readFileSync, rmSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
-import { writeBytes } from './atomic.js';
+import { alive, writeBytes } from './atomic.js';
 
 export const WATCH_MARK_FILE = 'watch.json';
 
@@ -48,7 +48,7 @@ export function removeWatchMark(dir: string): void {
 /** The mark of a watch that is running on this host, or undefined. */
 export function readWatchMark(dir: string): WatchMark | undefined {
   const mark = markIn(join(dir, WATCH_MARK_FILE));
-  return mark && mark.host === hostname() && running(mark.pid) && (mark.start === undefined || [undefined, mark.start].includes(startOf(mark.pid))) ? mark : undefined;
+  return mark && mark.host === hostname() && alive(mark.pid) && (mark.start === undefined || [undefined, mark.start].includes(startOf(mark.pid))) ? mark : undefined;
 }
 
 /**
@@ -77,16 +77,6 @@ function markIn(file: string): WatchMark | undefined {
   if (!m || !Number.isInteger(m.pid) || m.pid! <= 0 || typeof m.host !== 'string' || typeof m.busy !== 'boolean' || !Number.isInteger(m.builds)) return undefined;
   if (m.start !== undefined && !Number.isInteger(m.start)) return undefined;
   return m as WatchMark;
-}
-
-function running(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    // EPERM: it runs, as another user.
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }
 
 /**
