@@ -127,7 +127,7 @@ describe('a watch and its mark', () => {
       assert.throws(() => watchWith(build, dir, { ...loc, onBuild: () => {}, onError: () => {} }), (e: Error) => e instanceof WatchError && /another watch \(process \d+\)/.test(e.message));
       assert.ok(readWatchMark(dir), 'the refused watch left the mark alone');
       appendFileSync(join(loc.root, 'pkg/kubelet/kubelet.go'), '\n// seen\n');
-      for (let i = 0; i < 200 && builds.length < 2; i++) await sleep(20);
+      for (let i = 0; i < 1000 && builds.length < 2; i++) await sleep(20);
       assert.equal(during[1]?.busy, true, 'busy during a later build');
       assert.equal(readWatchMark(dir)?.busy, false);
       assert.ok(readWatchMark(dir)!.builds >= 2);
@@ -160,7 +160,8 @@ describe('a query while a watch keeps the index', () => {
       assert.equal(code, 0, q.errors());
       assert.match(q.text(), /atlasWaitedFor/, 'the answer has the edit');
       assert.ok(watchBuilds > before, 'the watch built it before the answer');
-      assert.equal(q.errors(), '', 'no wait long enough to mention, and no build here');
+      // A slow machine may make the wait long enough to mention; it never builds here.
+      assert.doesNotMatch(q.errors(), /building here|error/i, q.errors());
     } finally {
       stop.abort();
       await w.closed;
