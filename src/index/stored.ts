@@ -197,7 +197,8 @@ export function storeFreshIn(dir: string): boolean {
   return m !== undefined && freshNow(m);
 }
 
-export { awaitWatch, readWatchMark, WATCH_GRACE_MS, type WatchMark, type WatchWait, type WatchWaitOptions } from './watch-mark.js';
+// What a command needs to wait for a watch (see watch-mark.ts), from the query path's entry.
+export { awaitWatch, WATCH_GRACE_MS } from './watch-mark.js';
 
 /** The manifest's paths, one string each. */
 export function manifestPaths(f: Freshness): string[] {

@@ -32,9 +32,13 @@ export interface WatchMark {
   builds: number;
 }
 
+/** This process as a mark names it: the same for every mark it writes (two per build), so read once. */
+let thisProcess: Pick<WatchMark, 'pid' | 'host' | 'start'> | undefined;
+
 /** Writes the mark of this process's watch. */
 export function writeWatchMark(dir: string, mark: Pick<WatchMark, 'busy' | 'builds'>): void {
-  const full: WatchMark = { pid: process.pid, host: hostname(), start: startOf('self'), busy: mark.busy, builds: mark.builds };
+  thisProcess ??= { pid: process.pid, host: hostname(), start: startOf('self') };
+  const full: WatchMark = { ...thisProcess, busy: mark.busy, builds: mark.builds };
   writeBytes(join(dir, WATCH_MARK_FILE), Buffer.from(JSON.stringify(full) + '\n'));
 }
 
@@ -123,9 +127,9 @@ export async function awaitWatch(dir: string, fresh: () => boolean, opts: WatchW
   let idleSince: number | undefined;
   let checked: { builds: number; at: number } | undefined;
   let told = false;
+  const end = (ended: 'fresh' | 'gone' | 'behind' | 'limit', m: WatchMark) => ({ ended, mark: m, ms: performance.now() - start });
   for (;;) {
     const now = performance.now();
-    const end = (ended: 'fresh' | 'gone' | 'behind' | 'limit', m: WatchMark) => ({ ended, mark: m, ms: performance.now() - start });
     if (!mark.busy) {
       idleSince ??= now;
       if (!checked || checked.builds !== mark.builds || now - checked.at >= CHECK_EVERY_MS) {
