@@ -50,6 +50,7 @@ export class CallResolver {
     this.queries = new Queries('q0', deps);
     this.siteQueries = new Queries('q1', deps);
     this.types = new Types(program);
+    if (deps) this.types.onMember = (name) => deps.note(`m:${name}`);
     this.impls = new Implementations(program, this.types);
     this.flowTypes = new FlowTypes(this);
   }
@@ -730,6 +731,27 @@ export class CallResolver {
       }
     }
     return changed;
+  }
+
+  /**
+   * For a session: after methods named `names` came to or went from `types` (see
+   * Implementations.methodsChanged), the dispatch answers of the interfaces whose implementations
+   * changed made again, and the bindings' types forgotten (see Types.forgetBindTypes). Returns the
+   * keys of those dispatch answers (see dispatch), changed or not: an answer that reads the same can
+   * still be narrowed otherwise (see memberCall), as the implementations it narrows by changed.
+   */
+  methodsChanged(types: Iterable<TypeInfo>, names: ReadonlySet<string>): string[] {
+    this.types.forgetBindTypes();
+    const ifaces = new Set(this.impls.methodsChanged(types, names));
+    const out: string[] = [];
+    if (ifaces.size === 0) return out;
+    for (const [key] of this.dispatched) {
+      const at = key.lastIndexOf('#');
+      if (!ifaces.has(key.slice(0, at))) continue;
+      this.dispatched.set(key, this.dispatchOf(this.dispatchedIfaces.get(key)!, key.slice(at + 1)));
+      out.push(key);
+    }
+    return out;
   }
 
   /** Whether a guard of either engine stopped a query (see Queries): answers may then depend on order. */

@@ -10,10 +10,11 @@
  * - `d:` an interface method's dispatch candidates;
  * - `k:` the callers of a function, by ID, as the edges have them (the callers' table, read by the
  *   channel records: see ResolveSession.channelsNow);
+ * - `m:` the members of that name of any type (a lookup of a field or method: see Types.member);
  * - a query's reader key, for the answer of that query.
  *
- * Declarations (types, signatures, package values, imports) are not keys: an edit that changes them
- * is not re-resolved this way. Reads are kept both ways, so that the readers of a key are found at
+ * Other declarations (types, signatures, package values, imports) are not keys: an edit that changes
+ * them is not re-resolved this way. Reads are kept both ways, so that the readers of a key are found at
  * once and a reader read again forgets what it read before.
  */
 export class Deps {
@@ -62,6 +63,20 @@ export class Deps {
       if (readers?.size === 0) this.reverse.delete(k);
     }
     this.forward.delete(reader);
+  }
+
+  /**
+   * The bodies (`b:` keys) read by the readers that read one of `keys` themselves. What a reader
+   * made of a body and kept for others (a binding's type) is theirs too, though they read it unnoted.
+   */
+  bodiesReadBy(keys: Iterable<string>): Set<string> {
+    const out = new Set<string>();
+    for (const k of keys) {
+      for (const r of this.reverse.get(k) ?? []) {
+        for (const b of this.forward.get(r) ?? []) if (b.startsWith('b:')) out.add(b);
+      }
+    }
+    return out;
   }
 
   /**

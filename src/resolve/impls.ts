@@ -19,19 +19,57 @@ export interface Impl {
 export class Implementations {
   private byMethod = new Map<string, TypeInfo[]>();
   private methodSets = new Map<TypeInfo, Map<string, FuncInfo | null>>();
+  /** The types whose method sets took promoted methods from each type (see methodsChanged). */
+  private embedders = new Map<TypeInfo, Set<TypeInfo>>();
+  /** Each answer of `of`, with the interface asked and the names of its methods (see methodsChanged). */
   private cache = new Map<string, Impl[]>();
+  private asked = new Map<string, { iface: RType; names: string[] }>();
 
   constructor(private program: Program, private types: Types) {
     for (const t of program.types) {
-      if (!t.file.active || t.facts.alias) continue;
-      const u = types.underlying({ k: 'named', t });
-      if (u.k === 'iface') continue;
+      if (!this.listed(t)) continue;
       for (const name of this.methodSet(t).keys()) {
         let list = this.byMethod.get(name);
         if (!list) this.byMethod.set(name, (list = []));
         list.push(t);
       }
     }
+  }
+
+  /** Whether the index from method names lists `t` (a named type of an active file, not an alias nor an interface). */
+  private listed(t: TypeInfo): boolean {
+    return t.file.active && !t.facts.alias && this.types.underlying({ k: 'named', t }).k !== 'iface';
+  }
+
+  /**
+   * For a session (see session.ts), after methods named `names` came to or went from the types
+   * `types` (their `methods` changed in place): their method sets made again, with those of the types
+   * that embed them, the index from those names made again, and the answers of `of` for interfaces
+   * with one of those names asked again. Returns the keys (see keyOf) whose answers changed.
+   */
+  methodsChanged(types: Iterable<TypeInfo>, names: ReadonlySet<string>): string[] {
+    const stale = new Set<TypeInfo>();
+    const queue = [...types];
+    while (queue.length) {
+      const t = queue.pop()!;
+      if (stale.has(t)) continue;
+      stale.add(t);
+      for (const e of this.embedders.get(t) ?? []) queue.push(e);
+    }
+    for (const t of stale) this.methodSets.delete(t);
+    for (const name of names) {
+      const list = this.program.types.filter((t) => this.listed(t) && this.methodSet(t).has(name));
+      if (list.length) this.byMethod.set(name, list);
+      else this.byMethod.delete(name);
+    }
+    const changed: string[] = [];
+    for (const [key, { iface, names: wanted }] of this.asked) {
+      if (!wanted.some((n) => names.has(n))) continue;
+      const was = this.cache.get(key)!;
+      this.cache.delete(key);
+      if (!sameImpls(was, this.of(iface))) changed.push(key);
+    }
+    return changed;
   }
 
   /** All methods callable on *T: declared, then promoted through embedded fields (null = via an embedded interface). */
@@ -53,6 +91,9 @@ export class Implementations {
       if (fu.k === 'iface') {
         for (const n of this.types.ifaceMethods(fu).keys()) if (!out.has(n)) out.set(n, null);
       } else {
+        let by = this.embedders.get(ft.t);
+        if (!by) this.embedders.set(ft.t, (by = new Set()));
+        by.add(t);
         for (const [n, fn] of this.methodSet(ft.t, depth + 1)) if (!out.has(n)) out.set(n, fn);
       }
     }
@@ -124,8 +165,21 @@ export class Implementations {
       }
     }
     this.cache.set(key, result);
+    this.asked.set(key, { iface, names });
     return result;
   }
+}
+
+/** Whether two answers of `of` list the same types with the same methods, in the same order. */
+function sameImpls(a: Impl[], b: Impl[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) {
+    const x = a[i].methods;
+    const y = b[i].methods;
+    if (a[i].type !== b[i].type || x.size !== y.size) return false;
+    for (const [n, fn] of x) if (y.get(n) !== fn) return false;
+  }
+  return true;
 }
 
 export function isFake(pkgPath: string): boolean {

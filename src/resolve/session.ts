@@ -27,7 +27,7 @@
 import type { ChannelOpRecord, Diagnostic, Edge, GoroutineRecord, Graph, GraphChanges, SymbolRecord, UnresolvedSite } from '../model/index.js';
 import type { FileFacts, FuncFacts } from '../parse/index.js';
 import { recordsShift } from '../parse/index.js';
-import type { FileInfo, FuncInfo, PackageInput, PkgInfo, Program } from './program.js';
+import type { FileInfo, FuncInfo, PackageInput, PkgInfo, Program, TypeInfo } from './program.js';
 import { factsDiagnostics, funcsInOrder } from './program.js';
 import { CallResolver } from './calls.js';
 import { Deps } from './deps.js';
@@ -592,6 +592,10 @@ export class ResolveSession {
       unresolved.own(out.unresolved);
       if (last) count(out.edges, 0, out.edges.length, 1);
     }
+    // Gone functions that the last order listed after every function of this one (the last file's last).
+    for (let gone = last?.order[j]; last && j < last.order.length && this.touched.has(gone!) && !this.outputs.has(gone!); gone = last.order[++j]) {
+      drop(last.edgeAt[j], last.edgeAt[j + 1]);
+    }
     edgeAt[order.length] = edges.length;
     unresolvedAt[order.length] = unresolved.length;
     const edgeList = edges.done(spare?.edges);
@@ -668,13 +672,51 @@ export class ResolveSession {
     return plan;
   }
 
-  /** Why a top-level function cannot come (or go, with its record `info`) in place; undefined when it can. */
+  /** Why a top-level function or method cannot come (or go, with its record `info`) in place; undefined when it can. */
   private addable(pkg: PkgInfo, f: FuncFacts, adding: boolean, info?: FuncInfo): string | undefined {
+    if (f.kind === 'method') return this.methodAddable(pkg, f, adding, info);
     if (f.kind !== 'func') return `a ${f.kind} ${adding ? 'was added' : 'was removed'} (${f.local})`;
     if (f.local === 'init' || f.local.endsWith('[...]') || f.name === '_') return `${f.local} ${adding ? 'was added' : 'was removed'}`;
     if (adding && pkg.funcs.has(f.local)) return `${f.local} is declared in another file too`;
     if (!adding && (pkg.funcs.get(f.local) !== info || info?.variants)) return `${f.local} has other declarations`;
     return undefined;
+  }
+
+  /**
+   * Why a method cannot come (or go, with its record `info`) in place; undefined when it can: its
+   * receiver's type is a plain (not generic) type of its package's build, with no other method of
+   * that name, and no package value's type was made by looking its name up (those types are kept
+   * apart from what the readers read: see Types.valueMembers).
+   */
+  private methodAddable(pkg: PkgInfo, f: FuncFacts, adding: boolean, info?: FuncInfo): string | undefined {
+    const verb = adding ? 'was added' : 'was removed';
+    const type = f.recv && pkg.types.get(f.recv.type);
+    if (!type || !type.file.active || type.facts.alias || type.facts.tparams?.length || f.recv?.tparams?.length) return `a method ${verb} (${f.local}) on a type that is generic or not of this build`;
+    if (this.resolver.types.valueMembers.has(f.name)) return `a method ${verb} (${f.local}) whose name a package value's type looked up`;
+    if (adding && (pkg.funcs.has(f.local) || type.methods.has(f.name))) return `${f.local} is declared in another file too`;
+    if (!adding && (pkg.funcs.get(f.local) !== info || info?.variants || type.methods.get(f.name) !== info)) return `${f.local} has other declarations`;
+    return undefined;
+  }
+
+  /**
+   * The type `type`'s methods listed again in the order a build from nothing lists them (see
+   * buildProgram): each method's name first set where its package's files first declare it. In
+   * place: the type's build variants share the list.
+   */
+  private methodsInOrder(type: TypeInfo): void {
+    const pkg = type.pkg;
+    const seen = new Set<string>();
+    const methods: FuncInfo[] = [];
+    for (const file of pkg.files) {
+      for (const f of file.facts.funcs) {
+        if (f.kind !== 'method' || f.parent !== undefined || seen.has(f.local)) continue;
+        seen.add(f.local);
+        const fn = pkg.funcs.get(f.local);
+        if (fn?.facts.kind === 'method' && fn.facts.recv?.type === type.facts.name) methods.push(fn);
+      }
+    }
+    type.methods.clear();
+    for (const fn of methods) type.methods.set(fn.facts.name, fn);
   }
 
   /**
@@ -685,10 +727,11 @@ export class ResolveSession {
   private mentions(plans: FilePlan[]): Set<FuncInfo> | string {
     const out = new Set<FuncInfo>();
     for (const plan of plans) {
-      const names = [...plan.added.map((k) => plan.now.get(k)!), ...plan.removed.map((k) => plan.old.get(k)!)];
-      if (names.length === 0) continue;
+      // Methods are looked up by name on types, not named: what looked them up is found otherwise (see apply).
+      const facts = [...plan.added.map((k) => plan.next.funcs[plan.now.get(k)![0]]), ...plan.removed.map((k) => plan.file.facts.funcs[plan.old.get(k)![0]])].filter((f) => f.kind === 'func');
+      if (facts.length === 0) continue;
       const pkg = plan.file.pkg;
-      const wanted = new Set(names.map((unit, i) => (i < plan.added.length ? plan.next.funcs[unit[0]] : plan.file.facts.funcs[unit[0]]).name));
+      const wanted = new Set(facts.map((f) => f.name));
       const meets = (names: Set<string>) => [...wanted].some((w) => names.has(w));
       for (const file of this.importersOf(pkg.path)) {
         const infos = this.infos.get(file);
@@ -808,6 +851,22 @@ export class ResolveSession {
       if (info.pkg.funcs.has(info.facts.local)) throw new Error(`${info.id} is declared twice`);
       info.pkg.funcs.set(info.facts.local, info);
     }
+    // Methods that came or went: their types' lists of methods, and those types' records, made again.
+    const methodTypes = new Set<TypeInfo>();
+    const methodNames = new Set<string>();
+    for (const info of [...gone, ...fresh]) {
+      if (info.facts.kind !== 'method' || info.parent) continue;
+      const type = info.pkg.types.get(info.facts.recv!.type)!;
+      methodTypes.add(type);
+      methodNames.add(info.facts.name);
+    }
+    for (const type of methodTypes) {
+      this.methodsInOrder(type);
+      if (!this.staleSymbols.has(type.file)) {
+        this.staleSymbols.set(type.file, this.symbols.get(type.file) ?? []);
+        this.symbols.delete(type.file);
+      }
+    }
     // Functions that went leave the program's order as it was; new ones take their places in it. When
     // none came or went (an edit of bodies), the order is the last graph's; when some came, the last
     // order with them spliced in (see orderWith); when functions only went, the last order less those:
@@ -831,6 +890,13 @@ export class ResolveSession {
     // What changed, as the keys of Deps.
     const seeds = new Set<string>();
     for (const top of [...changedTops, ...goneTops, ...mentions]) seeds.add(`b:${r.unitOf(top)}`);
+    if (methodNames.size > 0) {
+      // What looked a name up (and the bodies those readers read, whose bindings' types they made for
+      // others too), and the dispatch answers of the interfaces whose implementations changed.
+      const looked = [...methodNames].map((n) => `m:${n}`);
+      for (const k of [...looked, ...this.deps.bodiesReadBy(looked)]) seeds.add(k);
+      for (const key of r.methodsChanged(methodTypes, methodNames)) seeds.add(`d:${key}`);
+    }
     for (const key of r.refreshCreated(plans.map((p) => p.file))) seeds.add(`d:${key}`);
     lap('created');
     const members = (tops: Iterable<FuncInfo>) => [...tops].flatMap((top) => (this.infos.get(top.file) ?? []).filter((fn) => topOf(fn) === top));

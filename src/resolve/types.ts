@@ -55,8 +55,25 @@ export class Types {
   private resolved = new WeakMap<TypeExpr, { file: FileInfo; r: RType }>();
   private underlyings = new Map<TypeInfo, RType>();
   private unaliased = new Map<TypeInfo, RType>();
+  /**
+   * Told the name of every member looked up (once per lookup, not per embedded level), when set: a
+   * session notes it as read, so that a method that comes or goes finds what looked for its name.
+   */
+  onMember?: (name: string) => void;
+  /** While a package value's type is made: the names looked up for it (see valueMembers). */
+  private valueDepth = 0;
+  /** The member names looked up while package values' types were made (kept with those types). */
+  readonly valueMembers = new Set<string>();
 
   constructor(readonly program: Program) {}
+
+  /**
+   * Forgets the types of bindings: for a session, after a method came or went, when a binding's type
+   * may read otherwise. The functions resolved again make them afresh; the others keep what they made.
+   */
+  forgetBindTypes(): void {
+    this.bindTypes = new WeakMap();
+  }
 
   /** Resolves a written type in the context of a file. */
   resolve(t: TypeExpr | undefined, file: FileInfo, tparams?: Set<string>): RType {
@@ -361,7 +378,12 @@ export class Types {
     if (v.facts.t) t = this.resolve(v.facts.t, v.file);
     else if (v.facts.v) {
       const init = v.pkg.funcs.get('init');
-      t = pick(this.typeOf(v.facts.v, { file: v.file, fn: init, pos: 0 }), v.facts.vi);
+      this.valueDepth++;
+      try {
+        t = pick(this.typeOf(v.facts.v, { file: v.file, fn: init, pos: 0 }), v.facts.vi);
+      } finally {
+        this.valueDepth--;
+      }
     }
     this.busy.delete(v);
     this.valueTypes.set(v, t);
@@ -401,6 +423,10 @@ export class Types {
 
   /** Looks up a field or method on a value of type `t`, including promoted members. */
   member(t: RType, name: string, depth = 0): Member | undefined {
+    if (depth === 0) {
+      this.onMember?.(name);
+      if (this.valueDepth > 0) this.valueMembers.add(name);
+    }
     if (depth > 6) return undefined;
     let base = this.unalias(t);
     if (base.k === 'ptr') base = this.unalias(base.e);

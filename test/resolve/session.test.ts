@@ -232,11 +232,58 @@ describe('ResolveSession', () => {
     assert.deepEqual(edgesAt(out.graph!, runB), ['k8s.io/kubernetes/pkg/kubelet.criRuntime.SyncPod iface-flow', 'k8s.io/kubernetes/pkg/kubelet.fakeRuntime.SyncPod iface-flow']);
   });
 
+  it('takes methods that come and go, re-resolving what looked their names up in files the edit did not touch', () => {
+    const s = session('session');
+    const path = 'pkg/kubelet/methods.go';
+    const pkg = 'k8s.io/kubernetes/pkg/kubelet';
+    const edges = (g: Graph, caller: string) => edgesAt(g, `${pkg}.${caller}`).map((e) => e.replaceAll(`${pkg}.`, ''));
+    const add = (where: string, code: string) => (t: string) => t.replace(`// ${where}\n`, `// ${where}\n\n${code}\n`);
+    const before = s.edit(path, (t) => t).graph!;
+    assert.deepEqual(edges(before, 'runWorker'), ['(*probeWorker).Probe receiver-method', 'newProber same-package-func', 'newProber same-package-func', 'probeAll same-package-func', 'stopAll same-package-func']);
+    assert.deepEqual(edges(before, 'stopAll'), []);
+    assert.deepEqual(edges(before, 'probeAll'), []);
+    assert.deepEqual(edges(before, 'syncStatus'), ['(*baseManager).Sync promoted-method']);
+    assert.deepEqual(edges(before, 'readResults'), []);
+    const stop = s.edit(path, add('The session test adds Stop here.', 'func (w *probeWorker) Stop() {}'));
+    assert.equal(stop.refused, undefined);
+    // The call, the method value (and the call through it), and the dispatch of the interface probeWorker satisfies now.
+    assert.deepEqual(edges(stop.graph!, 'runWorker'), ['(*probeWorker).Probe receiver-method', '(*probeWorker).Stop local-method-value', '(*probeWorker).Stop method-value', '(*probeWorker).Stop receiver-method', 'newProber same-package-func', 'newProber same-package-func', 'probeAll same-package-func', 'stopAll same-package-func']);
+    assert.deepEqual(edges(stop.graph!, 'stopAll'), ['(*probeWorker).Stop iface-rta']);
+    assert.deepEqual(edges(stop.graph!, 'probeAll'), ['(*probeWorker).Probe iface-rta']);
+    assert.ok(stop.redone! < 10, `${stop.redone} functions resolved again`);
+    const sync = s.edit(path, add('The session test adds (*statusManager).Sync and (*statusManager).Results here.', 'func (m *statusManager) Sync() {}'));
+    assert.equal(sync.refused, undefined);
+    assert.deepEqual(edges(sync.graph!, 'syncStatus'), ['(*statusManager).Sync receiver-method']);
+    // A binding typed by the result of a method that comes: r.Get() resolves with it.
+    const results = s.edit(path, add('The session test adds (*statusManager).Sync and (*statusManager).Results here.', 'func (m *statusManager) Results() *resultCache { return m.cache }'));
+    assert.equal(results.refused, undefined);
+    assert.deepEqual(edges(results.graph!, 'syncStatus'), ['(*resultCache).Get receiver-method', '(*statusManager).Results receiver-method', '(*statusManager).Sync receiver-method']);
+    assert.deepEqual(edges(results.graph!, 'readResults'), ['(*resultCache).Get receiver-method', '(*statusManager).Results receiver-method']);
+    // A method in another file than its type's: the type's record lists it.
+    const size = s.edit('pkg/kubelet/sizes.go', (t) => `${t}\nfunc (c *resultCache) Size() int { return 0 }\n`);
+    assert.equal(size.refused, undefined);
+    assert.deepEqual(size.graph!.symbols.find((r) => r.id === `${pkg}.resultCache`)?.methods, ['Get', 'Size']);
+    assert.ok(edges(size.graph!, 'syncStatus').includes('(*resultCache).Size field-chain'));
+    // And back, one at a time and then together: each graph is a build from nothing's (see session).
+    for (const code of ['func (m *statusManager) Sync() {}\n', 'func (w *probeWorker) Stop() {}\n']) {
+      assert.equal(s.edit(path, (t) => t.replace(code, '')).refused, undefined, code);
+    }
+    assert.equal(s.edit('pkg/kubelet/sizes.go', (t) => t.replace('\nfunc (c *resultCache) Size() int { return 0 }\n', '')).refused, undefined);
+    const gone = s.edit(path, (t) => t.replace('func (m *statusManager) Results() *resultCache { return m.cache }\n', ''));
+    assert.equal(gone.refused, undefined);
+    assert.deepEqual(edges(gone.graph!, 'syncStatus'), edges(before, 'syncStatus'));
+    assert.deepEqual(edges(gone.graph!, 'runWorker'), edges(before, 'runWorker'));
+    // Stop declared before Probe now: the type's record lists its methods in the order of the file.
+    const both = s.edit(path, (t) => t.replace('func (b *baseManager) Sync() {}\n', '').replace('func (w *probeWorker) Probe', 'func (w *probeWorker) Stop() {}\n\nfunc (w *probeWorker) Probe'));
+    assert.equal(both.refused, undefined);
+    assert.deepEqual(edges(both.graph!, 'syncStatus'), []);
+  });
+
   it('refuses edits of declarations, and is right after a refusal', () => {
     const s = session('kubelike');
     const refusals: [string, (t: string) => string, RegExp][] = [
       ['a signature', (t) => t.replace('func (kl *Kubelet) BirthCry() {', 'func (kl *Kubelet) BirthCry(n int) {'), /signature/],
-      ['a method added', (t) => `${t}\nfunc (kl *Kubelet) atlasMethod() {}\n`, /method was added/],
+      ['a method added on a type of another package', (t) => `${t}\nfunc (kl *Kubelet) atlasMethod() {}\nfunc (s *atlasNowhere) atlasMethod() {}\n`, /method was added/],
       ['an import', (t) => t.replace('import (', 'import (\n\t_ "strings"'), /imports changed/],
       ['a type', (t) => t.replace(/type Kubelet struct \{/, 'type Kubelet struct {\n\tatlasField int'), /types changed/],
     ];
