@@ -103,19 +103,13 @@ export function buildProgram(inputs: PackageInput[]): Program {
     packages.set(input.importPath, { path: input.importPath, name, files: [], types: new Map(), funcs: new Map(), values: new Map() });
   }
   const program: Program = { packages, funcs: new Map(), types: [], inits: [] };
-  const nameOf = (path: string) => packages.get(path)?.name ?? defaultImportName(path);
   // Types replaced by an active variant leave the list at the end (one pass, not a search per type).
   const replaced = new Set<TypeInfo>();
   for (const input of inputs) {
     const pkg = packages.get(input.importPath)!;
     for (const f of input.files) {
       if (f.active && f.facts.pkg && f.facts.pkg !== pkg.name && !f.facts.pkg.endsWith('_test')) continue;
-      const file: FileInfo = { facts: f.facts, pkg, imports: new Map(), dot: [], active: f.active, constraint: f.constraint };
-      for (const imp of f.facts.imports) {
-        if (imp.alias === '_') continue;
-        if (imp.alias === '.') file.dot.push(imp.path);
-        else file.imports.set(imp.alias ?? nameOf(imp.path), imp.path);
-      }
+      const file: FileInfo = { facts: f.facts, pkg, ...importsOf(f.facts, program), active: f.active, constraint: f.constraint };
       pkg.files.push(file);
       declare(program, pkg, file, replaced);
     }
@@ -128,6 +122,17 @@ export function buildProgram(inputs: PackageInput[]): Program {
     }
   }
   return program;
+}
+
+/** The names a file's imports bind (each package's own name when it has no alias), and its dot imports. */
+export function importsOf(facts: FileFacts, program: Program): Pick<FileInfo, 'imports' | 'dot'> {
+  const out: Pick<FileInfo, 'imports' | 'dot'> = { imports: new Map(), dot: [] };
+  for (const imp of facts.imports) {
+    if (imp.alias === '_') continue;
+    if (imp.alias === '.') out.dot.push(imp.path);
+    else out.imports.set(imp.alias ?? program.packages.get(imp.path)?.name ?? defaultImportName(imp.path), imp.path);
+  }
+  return out;
 }
 
 function declare(program: Program, pkg: PkgInfo, file: FileInfo, replaced: Set<TypeInfo>): void {

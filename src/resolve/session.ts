@@ -28,7 +28,7 @@ import type { ChannelOpRecord, Diagnostic, Edge, GoroutineRecord, Graph, GraphCh
 import type { FileFacts, FuncFacts } from '../parse/index.js';
 import { recordsShift } from '../parse/index.js';
 import type { FileInfo, FuncInfo, PackageInput, PkgInfo, Program, TypeInfo } from './program.js';
-import { factsDiagnostics, funcsInOrder } from './program.js';
+import { factsDiagnostics, funcsInOrder, importsOf } from './program.js';
 import { CallResolver } from './calls.js';
 import { Deps } from './deps.js';
 import { finishGraph, type ResolveMeta } from './finish.js';
@@ -180,6 +180,8 @@ interface FilePlan {
   same: string[];
   added: string[];
   removed: string[];
+  /** The names the file's imports bind now, when they changed (see importsTaken). */
+  imports?: Pick<FileInfo, 'imports' | 'dot'>;
 }
 
 export class ResolveSession {
@@ -639,12 +641,18 @@ export class ResolveSession {
     if (!infos) return 'declares a function twice';
     const was = file.facts;
     if (was.pkg !== next.pkg) return 'its package clause changed';
-    for (const part of ['imports', 'types', 'values', 'diagnostics'] as const) {
+    for (const part of ['types', 'values', 'diagnostics'] as const) {
       if (!recordsShift(was[part], next[part])) return `its ${part} changed`;
+    }
+    let imports: FilePlan['imports'];
+    if (!recordsShift(was.imports, next.imports)) {
+      const taken = this.importsTaken(file, next);
+      if (typeof taken === 'string') return taken;
+      imports = taken;
     }
     const old = unitsOf(was.funcs);
     const now = unitsOf(next.funcs);
-    const plan: FilePlan = { file, next, old, now, changed: [], moved: [], lines: new Map(), same: [], added: [], removed: [] };
+    const plan: FilePlan = { file, next, old, now, changed: [], moved: [], lines: new Map(), same: [], added: [], removed: [], imports };
     for (const [key, unit] of now) {
       const before = old.get(key);
       if (!before) {
@@ -653,6 +661,9 @@ export class ResolveSession {
         plan.added.push(key);
       } else if (!recordsShift(signature(was.funcs[before[0]]), signature(next.funcs[unit[0]]))) {
         return `the signature of ${key} changed`;
+      } else if (imports) {
+        // A name in its body may stand for another package now: every function of the file is resolved again.
+        plan.changed.push(key);
       } else if (before.length === unit.length && before.every((i, k) => sameFacts(was.funcs[i], next.funcs[unit[k]]))) {
         plan.same.push(key);
       } else {
@@ -670,6 +681,31 @@ export class ResolveSession {
       plan.removed.push(key);
     }
     return plan;
+  }
+
+  /**
+   * The names `next`'s imports bind, when the file can take them in place, or why not: its dot
+   * imports stay, and no declaration of the file (a type, a package value, a function's signature)
+   * names a name whose package changed, so that nothing the file declares reads otherwise (what
+   * its bodies read is resolved again: see plan).
+   */
+  private importsTaken(file: FileInfo, next: FileFacts): FilePlan['imports'] | string {
+    const now = importsOf(next, this.program);
+    if (now.dot.length !== file.dot.length || now.dot.some((d, i) => d !== file.dot[i])) return 'its dot imports changed';
+    const names = new Set<string>();
+    for (const [n, path] of now.imports) if (file.imports.get(n) !== path) names.add(n);
+    for (const [n, path] of file.imports) if (now.imports.get(n) !== path) names.add(n);
+    const declared = [next.types, next.values, next.funcs.filter((f) => f.parent === undefined).map(signature)];
+    const named = (x: unknown): boolean => {
+      if (typeof x !== 'object' || x === null) return false;
+      if (Array.isArray(x)) return x.some(named);
+      const o = x as Record<string, unknown>;
+      if ((typeof o.n === 'string' && names.has(o.n)) || (typeof o.pkg === 'string' && names.has(o.pkg))) return true;
+      for (const k in o) if (named(o[k])) return true;
+      return false;
+    };
+    if (names.size > 0 && named(declared)) return `its imports changed the package of a name its declarations use (${[...names].join(', ')})`;
+    return now;
   }
 
   /** Why a top-level function or method cannot come (or go, with its record `info`) in place; undefined when it can. */
@@ -835,6 +871,12 @@ export class ResolveSession {
       // The facts' diagnostics are listed again only when the file had some or has some.
       if (file.facts.diagnostics.length > 0 || next.diagnostics.length > 0) this.factsDiagnostics = undefined;
       file.facts = next;
+      if (plan.imports) {
+        file.imports = plan.imports.imports;
+        file.dot = plan.imports.dot;
+        // Made again when next asked (see importersOf).
+        this.importers = undefined;
+      }
       this.staleSymbols.set(file, this.symbols.get(file) ?? []);
       this.symbols.delete(file);
       this.inputs.get(next.path)!.facts = next;

@@ -279,12 +279,36 @@ describe('ResolveSession', () => {
     assert.deepEqual(edges(both.graph!, 'syncStatus'), []);
   });
 
+  it('takes imports that come, go or change when the declarations name none of the names they change, resolving the file again', () => {
+    const s = session('kubelike');
+    const call = '\n\t_ = images.NewImageManager(nil, nil, nil, false, 0, 0)\n';
+    const birthCry = 'func (kl *Kubelet) BirthCry() {\n';
+    const used = s.edit(KUBELET, (t) => t.replace('import (\n', 'import (\n\t"k8s.io/kubernetes/pkg/kubelet/images"\n').replace(birthCry, `${birthCry}${call}`));
+    assert.equal(used.refused, undefined);
+    assert.ok(edgesAt(used.graph!, 'k8s.io/kubernetes/pkg/kubelet.(*Kubelet).BirthCry').includes('k8s.io/kubernetes/pkg/kubelet/images.NewImageManager pkg-func'));
+    // The name alone goes, then comes back: the call in a body no edit changed resolves without, then with it.
+    assert.equal(s.edit(KUBELET, (t) => t.replace('\t"k8s.io/kubernetes/pkg/kubelet/images"\n', '')).refused, undefined);
+    assert.equal(s.edit(KUBELET, (t) => t.replace('\t"fmt"\n', '\t"fmt"\n\t"k8s.io/kubernetes/pkg/kubelet/images"\n')).refused, undefined);
+    // The same name for another package: the call is resolved against it.
+    assert.equal(s.edit(KUBELET, (t) => t.replace('\t"k8s.io/kubernetes/pkg/kubelet/images"\n', '\timages "k8s.io/kubernetes/pkg/kubelet/prober"\n')).refused, undefined);
+    assert.equal(s.edit(KUBELET, (t) => t.replace('\timages "k8s.io/kubernetes/pkg/kubelet/prober"\n', '\t_ "k8s.io/kubernetes/pkg/kubelet/images"\n').replace(call, '\n')).refused, undefined);
+    // The file is among the importers of a package it imports now: a function that comes there is
+    // looked for in it (the index of importers was made by the edits before).
+    const manager = 'pkg/kubelet/images/image_manager.go';
+    assert.equal(s.edit(manager, (t) => `${t}\nfunc AtlasEarly() {}\n`).refused, undefined);
+    assert.equal(s.edit(KUBELET, (t) => t.replace('\t_ "k8s.io/kubernetes/pkg/kubelet/images"\n', '\t"k8s.io/kubernetes/pkg/kubelet/images"\n').replace(birthCry, `${birthCry}\timages.AtlasLate()\n`)).refused, undefined);
+    const late = s.edit(manager, (t) => `${t}\nfunc AtlasLate() {}\n`);
+    assert.ok(edgesAt(late.graph!, 'k8s.io/kubernetes/pkg/kubelet.(*Kubelet).BirthCry').includes('k8s.io/kubernetes/pkg/kubelet/images.AtlasLate pkg-func'));
+    const refused = s.edit(KUBELET, (t) => t.replace('\t"k8s.io/kubernetes/pkg/kubelet/pleg"\n', '\tplg "k8s.io/kubernetes/pkg/kubelet/pleg"\n'));
+    assert.match(refused.refused ?? '', /imports changed the package of a name its declarations use \(.*pleg/);
+  });
+
   it('refuses edits of declarations, and is right after a refusal', () => {
     const s = session('kubelike');
     const refusals: [string, (t: string) => string, RegExp][] = [
       ['a signature', (t) => t.replace('func (kl *Kubelet) BirthCry() {', 'func (kl *Kubelet) BirthCry(n int) {'), /signature/],
       ['a method added on a type of another package', (t) => `${t}\nfunc (kl *Kubelet) atlasMethod() {}\nfunc (s *atlasNowhere) atlasMethod() {}\n`, /method was added/],
-      ['an import', (t) => t.replace('import (', 'import (\n\t_ "strings"'), /imports changed/],
+      ['an import', (t) => t.replace('import (', 'import (\n\t. "strings"'), /dot imports changed/],
       ['a type', (t) => t.replace(/type Kubelet struct \{/, 'type Kubelet struct {\n\tatlasField int'), /types changed/],
     ];
     for (const [what, change, why] of refusals) {
