@@ -180,8 +180,8 @@ interface FilePlan {
   same: string[];
   added: string[];
   removed: string[];
-  /** The names the file's imports bind now, when they changed (see importsTaken). */
-  imports?: Pick<FileInfo, 'imports' | 'dot'>;
+  /** The names the file's imports bind now, when they changed, and the names bound otherwise (see importsTaken). */
+  imports?: Pick<FileInfo, 'imports' | 'dot'> & { names: Set<string> };
 }
 
 export class ResolveSession {
@@ -661,8 +661,8 @@ export class ResolveSession {
         plan.added.push(key);
       } else if (!recordsShift(signature(was.funcs[before[0]]), signature(next.funcs[unit[0]]))) {
         return `the signature of ${key} changed`;
-      } else if (imports) {
-        // A name in its body may stand for another package now: every function of the file is resolved again.
+      } else if (imports && unit.some((i) => namedIn(next.funcs[i], imports!.names))) {
+        // A name in its body stands for another package now (or for none): it is resolved again.
         plan.changed.push(key);
       } else if (before.length === unit.length && before.every((i, k) => sameFacts(was.funcs[i], next.funcs[unit[k]]))) {
         plan.same.push(key);
@@ -696,16 +696,8 @@ export class ResolveSession {
     for (const [n, path] of now.imports) if (file.imports.get(n) !== path) names.add(n);
     for (const [n, path] of file.imports) if (now.imports.get(n) !== path) names.add(n);
     const declared = [next.types, next.values, next.funcs.filter((f) => f.parent === undefined).map(signature)];
-    const named = (x: unknown): boolean => {
-      if (typeof x !== 'object' || x === null) return false;
-      if (Array.isArray(x)) return x.some(named);
-      const o = x as Record<string, unknown>;
-      if ((typeof o.n === 'string' && names.has(o.n)) || (typeof o.pkg === 'string' && names.has(o.pkg))) return true;
-      for (const k in o) if (named(o[k])) return true;
-      return false;
-    };
-    if (names.size > 0 && named(declared)) return `its imports changed the package of a name its declarations use (${[...names].join(', ')})`;
-    return now;
+    if (names.size > 0 && namedIn(declared, names)) return `its imports changed the package of a name its declarations use (${[...names].join(', ')})`;
+    return { ...now, names };
   }
 
   /** Why a top-level function or method cannot come (or go, with its record `info`) in place; undefined when it can. */
@@ -1305,6 +1297,16 @@ class Run {
 /** Whether a record names one of `names` anywhere (an identifier or a selector: any `n` field). */
 function namesIn(x: unknown, names: Set<string>): boolean {
   return someName(x, (n) => names.has(n));
+}
+
+/** Whether `x` names one of `names` (an `n` field, or a type's package qualifier, at any depth). */
+function namedIn(x: unknown, names: Set<string>): boolean {
+  if (typeof x !== 'object' || x === null) return false;
+  if (Array.isArray(x)) return x.some((v) => namedIn(v, names));
+  const o = x as Record<string, unknown>;
+  if ((typeof o.n === 'string' && names.has(o.n)) || (typeof o.pkg === 'string' && names.has(o.pkg))) return true;
+  for (const k in o) if (namedIn(o[k], names)) return true;
+  return false;
 }
 
 /** Whether `found` holds for a name in `x` (any `n` field, at any depth); the names are visited in order until it does. */
