@@ -95,9 +95,9 @@ function rawChild(): number {
  * lines are moved), the text of the first log message changed (else of the first string passed to a
  * call: a function's fingerprint changes and positions move, so its symbol records are made again),
  * a function appended (new facts: resolution runs again), or (in the watch only) a call added to a
- * method's body (new facts that change edges and what flows where), a method of the Kubelet added
- * (what looks its name up is resolved again), or a field added to the Kubelet (a change of a type,
- * which the watch's kept resolution refuses: it resolves from nothing).
+ * method's body (new facts that change edges and what flows where), a method or a field of the
+ * Kubelet added (what looks its name up is resolved again), or a parameter added to a method of the
+ * Kubelet (a signature changed, which the watch's kept resolution refuses: it resolves from nothing).
  */
 const EDITS: Record<string, (bytes: Buffer) => Buffer> = {
   comment: (b) => Buffer.concat([b, Buffer.from('\n// edited by the benchmark\n')]),
@@ -118,6 +118,13 @@ const EDITS: Record<string, (bytes: Buffer) => Buffer> = {
     if (!at) throw new Error(`${EDITED} declares no Kubelet struct: the benchmark's field edit needs it`);
     const end = at.index + at[0].length;
     return Buffer.from(`${text.slice(0, end)}\tkubeletAtlasBenchmarkField int\n${text.slice(end)}`);
+  },
+  signature: (b) => {
+    const text = b.toString('utf8');
+    const at = /^func \(kl \*Kubelet\) \w+\(\)/m.exec(text);
+    if (!at) throw new Error(`${EDITED} has no method of the Kubelet without parameters: the benchmark's signature edit needs one`);
+    const end = at.index + at[0].length - 1;
+    return Buffer.from(`${text.slice(0, end)}kubeletAtlasBenchmarkParam int${text.slice(end)}`);
   },
   // A call to a method of the Kubelet that takes no arguments, put first in the body of the first
   // method of the Kubelet whose body opens on its declaration's line: an edit of a body that changes
@@ -414,7 +421,8 @@ async function watchRows(a: {
       ['a function appended', a.edited, a.original, 'function'],
       ['a call added to a method\'s body', a.edited, a.original, 'call'],
       ['a method added', a.edited, a.original, 'method'],
-      ['a field added to a type (refused by the kept resolution)', a.edited, a.original, 'field'],
+      ['a field added to the Kubelet', a.edited, a.original, 'field'],
+      ['a parameter added to a method (refused by the kept resolution)', a.edited, a.original, 'signature'],
       [`${a.small.slice(a.root.length + 1)}: a comment appended`, a.small, a.smallOriginal, 'comment'],
       [`${a.small.slice(a.root.length + 1)}: a comment line put first`, a.small, a.smallOriginal, 'top'],
     ];

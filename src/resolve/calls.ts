@@ -557,7 +557,7 @@ export class CallResolver {
     const fns = this.listedFunctions();
     // A package var's values end its fields' lists (their scope is the package's init, whose own flows come earlier).
     const tail = new Set([...values.values()].flat());
-    this.fieldFlows = new PartsTable<Flow, Flow>((_fn, flow) => flow, (l) => (tail.has(l) ? undefined : l.scope.fn), values, this.deps !== undefined).build(fns, (fn) => this.flowPartOf(fn));
+    this.fieldFlows = new PartsTable<Flow, Flow>((_fn, flow) => flow, (l) => (tail.has(l) ? undefined : l.scope.fn), values, this.deps !== undefined).build(fns, (fn) => this.flowPart(fn));
     return this.fieldFlows.lists;
   }
 
@@ -565,6 +565,37 @@ export class CallResolver {
   flowsOf(key: string): Flow[] {
     if (this.deps) this.deps.note(`f:${key}`);
     return this.flows().get(key) ?? [];
+  }
+
+  /**
+   * `fn`'s part of the field-flow table, made as a reader of its own when reads are kept (`p:` and a
+   * number of the function's): a field assignment is keyed by the type of what it assigns into, which
+   * a lookup of a field's name can decide (see fieldsChanged).
+   */
+  private flowPart(fn: FuncInfo): Part<Flow> {
+    const deps = this.deps;
+    if (!deps) return this.flowPartOf(fn);
+    let key = this.partKeys.get(fn);
+    if (!key) {
+      this.partKeys.set(fn, (key = `p:${this.nextPart++}`));
+      this.partReaders.set(key, fn);
+    }
+    deps.forget(key);
+    return deps.as(key, () => this.flowPartOf(fn));
+  }
+
+  private partKeys = new WeakMap<FuncInfo, string>();
+  private partReaders = new Map<string, FuncInfo>();
+  private nextPart = 0;
+
+  /** The functions whose parts of the field-flow table read one of `keys` (see flowPart), of those the table lists. */
+  flowReaders(keys: Iterable<string>): Set<FuncInfo> {
+    const out = new Set<FuncInfo>();
+    for (const r of this.deps?.readersDirect(keys) ?? []) {
+      const fn = this.partReaders.get(r);
+      if (fn && this.listed(fn)) out.add(fn);
+    }
+    return out;
   }
 
   /** The keyed literals and field assignments in `fn`, by field. */
@@ -609,11 +640,17 @@ export class CallResolver {
    * the lists a function adds to, when its facts were replaced by others than `moved` ones (whose
    * records only moved) or its items differ (see PartsTable.patch).
    */
-  patchFlows(fns: FuncInfo[], gone: FuncInfo[], moved: Set<FuncInfo>, rank: Rank): Set<string> {
+  patchFlows(fns: FuncInfo[], gone: FuncInfo[], moved: Set<FuncInfo>, rank: Rank, force?: Set<FuncInfo>): Set<string> {
     this.flows();
     const table = this.fieldFlows!;
-    const redo = fns.filter((fn) => table.factsOf(fn) !== fn.facts);
-    return table.patch(redo, gone, moved, (fn) => this.flowPartOf(fn), (fn) => this.listed(fn), false, rank);
+    const redo = fns.filter((fn) => table.factsOf(fn) !== fn.facts || force?.has(fn));
+    for (const fn of gone) {
+      const key = this.partKeys.get(fn);
+      if (!key) continue;
+      this.deps?.forget(key);
+      this.partReaders.delete(key);
+    }
+    return table.patch(redo, gone, moved, (fn) => this.flowPart(fn), (fn) => this.listed(fn), false, rank);
   }
 
   /**
@@ -700,7 +737,7 @@ export class CallResolver {
    * with them when a type is created now and was not, or the other way round; returns the dispatch
    * answers (by key, see dispatch) that changed with them, made again.
    */
-  refreshCreated(files: Iterable<FileInfo>): string[] {
+  refreshCreated(files: Iterable<FileInfo>, fieldsChanged = false): string[] {
     if (!this.created) return [];
     const touched = new Map<TypeInfo, boolean>();
     const add = (t: TypeInfo, by: number) => {
@@ -715,7 +752,8 @@ export class CallResolver {
       this.createdParts.set(file, part);
       for (const t of part) add(t, 1);
     }
-    if ([...touched].every(([t, was]) => was === this.createdCounts.has(t))) return [];
+    // The fields of a struct that changed can bring other types in with it (see withFieldTypes).
+    if (!fieldsChanged && [...touched].every(([t, was]) => was === this.createdCounts.has(t))) return [];
     const before = this.created;
     this.created = withFieldTypes(this.types, this.createdCounts.keys());
     if (before.size === this.created.size && [...before].every((t) => this.created!.has(t))) return [];

@@ -1,7 +1,8 @@
 /**
  * What each piece of resolution read, for re-resolving after an edit (see session.ts). A *reader* is a
  * function's resolution (all of a top-level function's closures with it: `u:` and a number), a
- * query (`q0:`/`q1:` and its key, by engine) or a session's channel records (`c:`). What it reads is
+ * query (`q0:`/`q1:` and its key, by engine), a session's channel records (`c:`) or one function's
+ * part of the field-flow table (`p:` and a number: see CallResolver.flowPart). What it reads is
  * named by a key:
  *
  * - `b:` a function's body (its facts past its signature), by the same number as its reader;
@@ -71,11 +72,16 @@ export class Deps {
    */
   bodiesReadBy(keys: Iterable<string>): Set<string> {
     const out = new Set<string>();
-    for (const k of keys) {
-      for (const r of this.reverse.get(k) ?? []) {
-        for (const b of this.forward.get(r) ?? []) if (b.startsWith('b:')) out.add(b);
-      }
+    for (const r of this.readersDirect(keys)) {
+      for (const b of this.forward.get(r) ?? []) if (b.startsWith('b:')) out.add(b);
     }
+    return out;
+  }
+
+  /** The readers that read one of `keys` themselves (not through a query's answer). */
+  readersDirect(keys: Iterable<string>): Set<string> {
+    const out = new Set<string>();
+    for (const k of keys) for (const r of this.reverse.get(k) ?? []) out.add(r);
     return out;
   }
 

@@ -25,7 +25,7 @@
  * query engine fired (answers then depend on order).
  */
 import type { ChannelOpRecord, Diagnostic, Edge, GoroutineRecord, Graph, GraphChanges, SymbolRecord, UnresolvedSite } from '../model/index.js';
-import type { FileFacts, FuncFacts } from '../parse/index.js';
+import type { FileFacts, FuncFacts, TypeFacts, TypeExpr } from '../parse/index.js';
 import { recordsShift } from '../parse/index.js';
 import type { FileInfo, FuncInfo, PackageInput, PkgInfo, Program, TypeInfo } from './program.js';
 import { factsDiagnostics, funcsInOrder, importsOf } from './program.js';
@@ -180,6 +180,8 @@ interface FilePlan {
   same: string[];
   added: string[];
   removed: string[];
+  /** When fields of the file's struct types changed: the names of the fields that came, went or took another type (see typesTaken). */
+  fields?: Set<string>;
   /** The names the file's imports bind now, when they changed, and the names bound otherwise (see importsTaken). */
   imports?: Pick<FileInfo, 'imports' | 'dot'> & { names: Set<string> };
 }
@@ -641,8 +643,14 @@ export class ResolveSession {
     if (!infos) return 'declares a function twice';
     const was = file.facts;
     if (was.pkg !== next.pkg) return 'its package clause changed';
-    for (const part of ['types', 'values', 'diagnostics'] as const) {
+    for (const part of ['values', 'diagnostics'] as const) {
       if (!recordsShift(was[part], next[part])) return `its ${part} changed`;
+    }
+    let fields: Set<string> | undefined;
+    if (!recordsShift(was.types, next.types)) {
+      const taken = this.typesTaken(file, next);
+      if (typeof taken === 'string') return taken;
+      fields = taken;
     }
     let imports: FilePlan['imports'];
     if (!recordsShift(was.imports, next.imports)) {
@@ -652,7 +660,7 @@ export class ResolveSession {
     }
     const old = unitsOf(was.funcs);
     const now = unitsOf(next.funcs);
-    const plan: FilePlan = { file, next, old, now, changed: [], moved: [], lines: new Map(), same: [], added: [], removed: [], imports };
+    const plan: FilePlan = { file, next, old, now, changed: [], moved: [], lines: new Map(), same: [], added: [], removed: [], imports, fields };
     for (const [key, unit] of now) {
       const before = old.get(key);
       if (!before) {
@@ -681,6 +689,32 @@ export class ResolveSession {
       plan.removed.push(key);
     }
     return plan;
+  }
+
+  /**
+   * The names of the fields that came, went or took another type in `next`'s struct types, when the
+   * file can take its types in place, or why not: it declares the same types in the same order, and
+   * each type that changed is a plain (not generic) struct of this build whose embedded fields stay
+   * (so method sets stay), none of those names having been looked up for a package value's type.
+   */
+  private typesTaken(file: FileInfo, next: FileFacts): Set<string> | string {
+    const was = file.facts.types;
+    if (was.length !== next.types.length || was.some((t, i) => t.name !== next.types[i].name)) return 'its types changed (a type came or went)';
+    const names = new Set<string>();
+    for (let i = 0; i < was.length; i++) {
+      const [a, b] = [was[i], next.types[i]];
+      if (typeText(a) === typeText(b)) continue;
+      const fa = structFields(a);
+      const fb = structFields(b);
+      if (!fa || !fb || file.pkg.types.get(a.name)?.file !== file) return `its types changed (${a.name}: more than a struct's fields)`;
+      if (fieldText(fa.filter((f) => f.embedded)) !== fieldText(fb.filter((f) => f.embedded))) return `its types changed (${a.name}: its embedded fields)`;
+      const before = new Map(fa.map((f) => [f.name, fieldText([f])]));
+      const after = new Map(fb.map((f) => [f.name, fieldText([f])]));
+      for (const [n, text] of before) if (after.get(n) !== text) names.add(n);
+      for (const [n, text] of after) if (before.get(n) !== text) names.add(n);
+    }
+    for (const n of names) if (this.resolver.types.valueMembers.has(n)) return `its types changed (a field ${n}, whose name a package value's type looked up)`;
+    return names;
   }
 
   /**
@@ -885,6 +919,13 @@ export class ResolveSession {
       if (info.pkg.funcs.has(info.facts.local)) throw new Error(`${info.id} is declared twice`);
       info.pkg.funcs.set(info.facts.local, info);
     }
+    // Fields that came, went or took another type: the types made of those structs made again.
+    const fieldNames = new Set(plans.flatMap((p) => [...(p.fields ?? [])]));
+    const structs = plans.some((p) => p.fields);
+    if (structs) {
+      r.types.forgetUnderlyings();
+      r.types.forgetBindTypes();
+    }
     // Methods that came or went: their types' lists of methods, and those types' records, made again.
     const methodTypes = new Set<TypeInfo>();
     const methodNames = new Set<string>();
@@ -931,14 +972,18 @@ export class ResolveSession {
       for (const k of [...looked, ...this.deps.bodiesReadBy(looked)]) seeds.add(k);
       for (const key of r.methodsChanged(methodTypes, methodNames)) seeds.add(`d:${key}`);
     }
-    for (const key of r.refreshCreated(plans.map((p) => p.file))) seeds.add(`d:${key}`);
+    // What looked a field's name up, as for methods, and the field-flow parts that did.
+    const fieldKeys = [...fieldNames].map((n) => `m:${n}`);
+    for (const k of [...fieldKeys, ...this.deps.bodiesReadBy(fieldKeys)]) seeds.add(k);
+    const forced = r.flowReaders(fieldKeys);
+    for (const key of r.refreshCreated(plans.map((p) => p.file), structs)) seeds.add(`d:${key}`);
     lap('created');
     const members = (tops: Iterable<FuncInfo>) => [...tops].flatMap((top) => (this.infos.get(top.file) ?? []).filter((fn) => topOf(fn) === top));
     const moved = new Set(members(movedTops.keys()));
     // The moved functions that nothing else names (see shifted): their resolution is the last one with
     // its lines moved, not made again, unless they turn out to read something that changed.
     const shiftOnly = new Set([...movedTops.keys()].filter((top) => !mentions.has(top)));
-    for (const key of r.patchFlows(members(redoTops), gone, moved, rank)) seeds.add(`f:${key}`);
+    for (const key of r.patchFlows([...new Set([...members(redoTops), ...forced])], gone, moved, rank, forced)) seeds.add(`f:${key}`);
     lap('flows');
     // Readers of what changed, then of the callees whose sites changed with them, until none is new.
     const done = new Set<FuncInfo>();
@@ -1297,6 +1342,25 @@ class Run {
 /** Whether a record names one of `names` anywhere (an identifier or a selector: any `n` field). */
 function namesIn(x: unknown, names: Set<string>): boolean {
   return someName(x, (n) => names.has(n));
+}
+
+/** A type's record as text, without positions, docs and fingerprints: what resolution reads of it. */
+function typeText(t: TypeFacts): string {
+  return JSON.stringify({ name: t.name, t: t.t, alias: t.alias, tparams: t.tparams }, noLines);
+}
+
+/** The fields of a plain struct type's record; undefined for any other type. */
+function structFields(t: TypeFacts): Extract<TypeExpr, { k: 'struct' }>['fields'] | undefined {
+  return !t.alias && !t.tparams?.length && t.t.k === 'struct' ? t.t.fields : undefined;
+}
+
+/** Fields as text, without their lines. */
+function fieldText(fields: Extract<TypeExpr, { k: 'struct' }>['fields']): string {
+  return JSON.stringify(fields, noLines);
+}
+
+function noLines(key: string, value: unknown): unknown {
+  return key === 'line' || key === 'l' ? undefined : value;
 }
 
 /** Whether `x` names one of `names` (an `n` field, or a type's package qualifier, at any depth). */

@@ -75,6 +75,11 @@ export class Types {
     this.bindTypes = new WeakMap();
   }
 
+  /** Forgets the named types' underlying types: for a session, after a struct type's fields changed (a type defined by it has its fields too). */
+  forgetUnderlyings(): void {
+    this.underlyings.clear();
+  }
+
   /** Resolves a written type in the context of a file. */
   resolve(t: TypeExpr | undefined, file: FileInfo, tparams?: Set<string>): RType {
     if (!t) return UNKNOWN;

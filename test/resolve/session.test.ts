@@ -303,13 +303,41 @@ describe('ResolveSession', () => {
     assert.match(refused.refused ?? '', /imports changed the package of a name its declarations use \(.*pleg/);
   });
 
+  it('takes fields of a struct that come, go or change type, re-resolving what looked their names up and the field flows keyed through them', () => {
+    const s = session('session');
+    const path = 'pkg/kubelet/methods.go';
+    const pkg = 'k8s.io/kubernetes/pkg/kubelet';
+    const edges = (g: Graph, caller: string) => edgesAt(g, `${pkg}.${caller}`).map((e) => e.replaceAll(`${pkg}.`, ''));
+    const before = s.edit(path, (t) => t).graph!;
+    assert.deepEqual(['readCache', 'readExtra', 'fire'].map((c) => edges(before, c)), [['(*resultCache).Get field-chain'], [], ['helperA field-func']]);
+    const extra = s.edit(path, (t) => t.replace('\tbox   *boxA\n', '\tbox   *boxA\n\textra *resultCache\n'));
+    assert.equal(extra.refused, undefined);
+    assert.deepEqual(edges(extra.graph!, 'readExtra'), ['(*resultCache).Get field-chain']);
+    const other = s.edit(path, (t) => t.replace('\tcache *resultCache\n', '\tcache *otherCache\n'));
+    assert.equal(other.refused, undefined);
+    assert.deepEqual(edges(other.graph!, 'readCache'), ['(*otherCache).Get field-chain']);
+    assert.deepEqual(edges(other.graph!, 'readVia'), ['(*otherCache).Get receiver-method']);
+    // A value-typed field: otherCache is created with statusManager now, and getAll's candidates say so.
+    const spare = s.edit(path, (t) => t.replace('\tbox   *boxA\n', '\tbox   *boxA\n\tspare otherCache\n'));
+    assert.equal(spare.refused, undefined);
+    assert.notDeepEqual(edges(spare.graph!, 'getAll'), edges(other.graph!, 'getAll'));
+    // wire's store is keyed by the box's type: boxB's fn now holds helperA (see session: the graph a build from nothing gives).
+    const box = s.edit(path, (t) => t.replace('\tbox   *boxA\n', '\tbox   *boxB\n'));
+    assert.equal(box.refused, undefined);
+    assert.deepEqual(edges(box.graph!, 'fire'), edges(before, 'fire'));
+    assert.ok(edges(box.graph!, 'fire').length > 0, 'fire calls what wire stored');
+    assert.equal(s.edit(path, (t) => t.replace('\textra *resultCache\n', '').replace('\tspare otherCache\n', '').replace('*otherCache\n', '*resultCache\n')).refused, undefined);
+    const embedded = s.edit(path, (t) => t.replace('\tbaseManager\n', '\tbaseManager\n\tresultCache\n'));
+    assert.match(embedded.refused ?? '', /embedded fields/);
+  });
+
   it('refuses edits of declarations, and is right after a refusal', () => {
     const s = session('kubelike');
     const refusals: [string, (t: string) => string, RegExp][] = [
       ['a signature', (t) => t.replace('func (kl *Kubelet) BirthCry() {', 'func (kl *Kubelet) BirthCry(n int) {'), /signature/],
       ['a method added on a type of another package', (t) => `${t}\nfunc (kl *Kubelet) atlasMethod() {}\nfunc (s *atlasNowhere) atlasMethod() {}\n`, /method was added/],
       ['an import', (t) => t.replace('import (', 'import (\n\t. "strings"'), /dot imports changed/],
-      ['a type', (t) => t.replace(/type Kubelet struct \{/, 'type Kubelet struct {\n\tatlasField int'), /types changed/],
+      ['a type', (t) => t.replace(/type Kubelet struct \{/, 'type Kubelet struct {\n\tsync.Mutex'), /embedded fields/],
     ];
     for (const [what, change, why] of refusals) {
       const out = s.edit(KUBELET, change);
