@@ -734,8 +734,9 @@ export class CallResolver {
 
   /**
    * For a session: the parts of `files` (whose facts were replaced) made again, and the created types
-   * with them when a type is created now and was not, or the other way round; returns the dispatch
-   * answers (by key, see dispatch) that changed with them, made again.
+   * with them when a type is created now and was not, or the other way round, or when a struct's
+   * fields changed (`fieldsChanged`); returns the dispatch answers (by key, see dispatch) that changed
+   * with them, made again.
    */
   refreshCreated(files: Iterable<FileInfo>, fieldsChanged = false): string[] {
     if (!this.created) return [];

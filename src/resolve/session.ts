@@ -4,16 +4,21 @@
  * results can change, and gives the graph a resolution from nothing would give.
  *
  * While it resolves, the session keeps what each function's resolution and each query read (see
- * Deps). An edit is taken when every changed file keeps its package, imports, types, values and
- * diagnostics (their positions may move) and every function it keeps keeps its signature; plain
- * functions may come and go. The functions (with their closures) whose records changed are *changed*,
- * those whose records only moved are *moved*, and those whose records are the same, positions
- * included, keep their old records and are left alone. Then:
+ * Deps). An edit is taken when every changed file keeps its package, values and diagnostics (their
+ * positions may move) and every function it keeps keeps its signature; plain functions and methods
+ * may come and go, a struct's fields may come, go or change type while its embedded fields stay
+ * (see typesTaken), and imports may change where the file's declarations name none of the names
+ * they bind otherwise (see importsTaken). The functions (with their closures) whose records changed
+ * (or that name such a name) are *changed*, those whose records only moved are *moved*, and those
+ * whose records are the same, positions included, keep their old records and are left alone. Then:
  *
  * 1. the program is changed in place (the same records for what stays, so that what the resolver
  *    keeps stays valid);
  * 2. what changed is named: the changed functions' bodies, the field flows and created types they
- *    add to, and the bodies of the functions that name a function that came or went;
+ *    add to, the bodies of the functions that name a function that came or went, the names of the
+ *    methods and fields that came, went or changed (every lookup of a member by name is read as
+ *    `m:` and the name), with the bodies their readers read, and the dispatch answers of the
+ *    interfaces whose implementations changed;
  * 3. every query and function that read one of those, directly or through other queries, is dropped
  *    or resolved again, with the changed ones; the call-site table is made again for them, and the
  *    callees whose sites changed are named in turn, until nothing more is named. A moved function that
