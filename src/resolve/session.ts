@@ -928,7 +928,8 @@ export class ResolveSession {
     const fieldNames = new Set(plans.flatMap((p) => [...(p.fields ?? [])]));
     const structs = plans.some((p) => p.fields);
     if (structs) {
-      r.types.forgetUnderlyings();
+      // The types of the files whose structs changed (their records are new).
+      r.types.forgetUnderlyings(new Set(plans.filter((p) => p.fields).flatMap((p) => p.next.types.map((t) => p.file.pkg.types.get(t.name)!).filter((t) => t?.file === p.file))));
       r.types.forgetBindTypes();
     }
     // Methods that came or went: their types' lists of methods, and those types' records, made again.

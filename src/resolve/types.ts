@@ -75,9 +75,12 @@ export class Types {
     this.bindTypes = new WeakMap();
   }
 
-  /** Forgets the named types' underlying types: for a session, after a struct type's fields changed (a type defined by it has its fields too). */
-  forgetUnderlyings(): void {
-    this.underlyings.clear();
+  /**
+   * Forgets the underlying types of `types` and of every type defined by another named type (which
+   * may be one of them, through others): for a session, after those struct types' fields changed.
+   */
+  forgetUnderlyings(types: ReadonlySet<TypeInfo>): void {
+    for (const t of this.underlyings.keys()) if (types.has(t) || t.facts.t.k === 'named') this.underlyings.delete(t);
   }
 
   /** Resolves a written type in the context of a file. */

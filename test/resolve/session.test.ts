@@ -313,6 +313,7 @@ describe('ResolveSession', () => {
     const extra = s.edit(path, (t) => t.replace('\tbox   *boxA\n', '\tbox   *boxA\n\textra *resultCache\n'));
     assert.equal(extra.refused, undefined);
     assert.deepEqual(edges(extra.graph!, 'readExtra'), ['(*resultCache).Get field-chain']);
+    assert.deepEqual(edges(extra.graph!, 'viewExtra'), ['(*resultCache).Get field-chain']);
     const other = s.edit(path, (t) => t.replace('\tcache *resultCache\n', '\tcache *otherCache\n'));
     assert.equal(other.refused, undefined);
     assert.deepEqual(edges(other.graph!, 'readCache'), ['(*otherCache).Get field-chain']);
