@@ -773,20 +773,21 @@ export class CallResolver {
   }
 
   /**
-   * For a session: after methods named `names` came to or went from `types` (see
+   * For a session: after methods named `names` came to or went from `types`, or took another
+   * signature, or interfaces' methods changed (`ifaces`: see
    * Implementations.methodsChanged), the dispatch answers of the interfaces whose implementations
    * changed made again, and the bindings' types forgotten (see Types.forgetBindTypes). Returns the
    * keys of those dispatch answers (see dispatch), changed or not: an answer that reads the same can
    * still be narrowed otherwise (see memberCall), as the implementations it narrows by changed.
    */
-  methodsChanged(types: Iterable<TypeInfo>, names: ReadonlySet<string>): string[] {
+  methodsChanged(types: Iterable<TypeInfo>, names: ReadonlySet<string>, ifaces = false): string[] {
     this.types.forgetBindTypes();
-    const ifaces = new Set(this.impls.methodsChanged(types, names));
+    const changed = new Set(this.impls.methodsChanged(types, names, ifaces));
     const out: string[] = [];
-    if (ifaces.size === 0) return out;
+    if (changed.size === 0) return out;
     for (const [key] of this.dispatched) {
       const at = key.lastIndexOf('#');
-      if (!ifaces.has(key.slice(0, at))) continue;
+      if (!changed.has(key.slice(0, at))) continue;
       this.dispatched.set(key, this.dispatchOf(this.dispatchedIfaces.get(key)!, key.slice(at + 1)));
       out.push(key);
     }

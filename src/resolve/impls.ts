@@ -21,6 +21,8 @@ export class Implementations {
   private methodSets = new Map<TypeInfo, Map<string, FuncInfo | null>>();
   /** The types whose method sets took promoted methods from each type (see methodsChanged). */
   private embedders = new Map<TypeInfo, Set<TypeInfo>>();
+  /** The types that embed an interface (whose methods may come from interfaces it embeds in turn). */
+  private embedsIface = new Set<TypeInfo>();
   /** Each answer of `of`, with the interface asked and the names of its methods (see methodsChanged). */
   private cache = new Map<string, Impl[]>();
   private asked = new Map<string, { iface: RType; names: string[] }>();
@@ -43,13 +45,14 @@ export class Implementations {
 
   /**
    * For a session (see session.ts), after methods named `names` came to or went from the types
-   * `types` (their `methods` changed in place): their method sets made again, with those of the types
-   * that embed them, the index from those names made again, and the answers of `of` for interfaces
-   * with one of those names asked again. Returns the keys (see keyOf) whose answers changed.
+   * `types` (their `methods` changed in place) or took another signature: their method sets made
+   * again, with those of the types that embed them, the index from those names made again, and the
+   * answers of `of` for interfaces with one of those names asked again (for every interface, with
+   * `ifaces`: interfaces' methods changed). Returns the keys (see keyOf) whose answers changed.
    */
-  methodsChanged(types: Iterable<TypeInfo>, names: ReadonlySet<string>): string[] {
+  methodsChanged(types: Iterable<TypeInfo>, names: ReadonlySet<string>, ifaces = false): string[] {
     const stale = new Set<TypeInfo>();
-    const queue = [...types];
+    const queue = [...types, ...(ifaces ? this.embedsIface : [])];
     while (queue.length) {
       const t = queue.pop()!;
       if (stale.has(t)) continue;
@@ -64,7 +67,8 @@ export class Implementations {
     }
     const changed: string[] = [];
     for (const [key, { iface, names: wanted }] of this.asked) {
-      if (!wanted.some((n) => names.has(n))) continue;
+      // When interfaces' methods changed, every interface's (one may embed another).
+      if (!ifaces && !wanted.some((n) => names.has(n))) continue;
       const was = this.cache.get(key)!;
       this.cache.delete(key);
       if (!sameImpls(was, this.of(iface))) changed.push(key);
@@ -88,12 +92,13 @@ export class Implementations {
       if (ft.k === 'ptr') ft = this.types.unalias(ft.e);
       if (ft.k !== 'named') continue;
       const fu = this.types.underlying(ft);
+      let by = this.embedders.get(ft.t);
+      if (!by) this.embedders.set(ft.t, (by = new Set()));
+      by.add(t);
       if (fu.k === 'iface') {
+        this.embedsIface.add(t);
         for (const n of this.types.ifaceMethods(fu).keys()) if (!out.has(n)) out.set(n, null);
       } else {
-        let by = this.embedders.get(ft.t);
-        if (!by) this.embedders.set(ft.t, (by = new Set()));
-        by.add(t);
         for (const [n, fn] of this.methodSet(ft.t, depth + 1)) if (!out.has(n)) out.set(n, fn);
       }
     }
@@ -101,6 +106,11 @@ export class Implementations {
   }
 
   private sigStrings = new Map<FuncInfo, string[]>();
+
+  /** Forgets a method's signature as read (see methodSig): for a session, after it changed. */
+  forgetSignature(fn: FuncInfo): void {
+    this.sigStrings.delete(fn);
+  }
 
   /** Parameter and result types, as strings; '?' where a type cannot be told. */
   private methodSig(fn: FuncInfo): string[] {

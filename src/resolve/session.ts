@@ -185,8 +185,15 @@ interface FilePlan {
   same: string[];
   added: string[];
   removed: string[];
-  /** When fields of the file's struct types changed: the names of the fields that came, went or took another type (see typesTaken). */
+  /**
+   * When the file's types changed in place (see typesTaken): the names of the struct fields that
+   * came, went or took another type, and of the interface methods that came, went or took another
+   * signature (`ifaces`, the interfaces that changed, when any did).
+   */
   fields?: Set<string>;
+  ifaces?: { types: Set<string>; names: Set<string> };
+  /** Methods whose signatures changed (their receivers stay), by key. */
+  resigned: string[];
   /** The names the file's imports bind now, when they changed, and the names bound otherwise (see importsTaken). */
   imports?: Pick<FileInfo, 'imports' | 'dot'> & { names: Set<string> };
 }
@@ -652,10 +659,12 @@ export class ResolveSession {
       if (!recordsShift(was[part], next[part])) return `its ${part} changed`;
     }
     let fields: Set<string> | undefined;
+    let ifaces: FilePlan['ifaces'];
     if (!recordsShift(was.types, next.types)) {
       const taken = this.typesTaken(file, next);
       if (typeof taken === 'string') return taken;
-      fields = taken;
+      fields = taken.fields;
+      if (taken.ifaces.types.size > 0) ifaces = taken.ifaces;
     }
     let imports: FilePlan['imports'];
     if (!recordsShift(was.imports, next.imports)) {
@@ -665,7 +674,7 @@ export class ResolveSession {
     }
     const old = unitsOf(was.funcs);
     const now = unitsOf(next.funcs);
-    const plan: FilePlan = { file, next, old, now, changed: [], moved: [], lines: new Map(), same: [], added: [], removed: [], imports, fields };
+    const plan: FilePlan = { file, next, old, now, changed: [], moved: [], lines: new Map(), same: [], added: [], removed: [], imports, fields, ifaces, resigned: [] };
     for (const [key, unit] of now) {
       const before = old.get(key);
       if (!before) {
@@ -673,7 +682,10 @@ export class ResolveSession {
         if (why) return why;
         plan.added.push(key);
       } else if (!recordsShift(signature(was.funcs[before[0]]), signature(next.funcs[unit[0]]))) {
-        return `the signature of ${key} changed`;
+        const why = this.resignable(file.pkg, was.funcs[before[0]], next.funcs[unit[0]]);
+        if (why) return `the signature of ${key} changed (${why})`;
+        plan.changed.push(key);
+        plan.resigned.push(key);
       } else if (imports && unit.some((i) => namedIn(next.funcs[i], imports!.names))) {
         // A name in its body stands for another package now (or for none): it is resolved again.
         plan.changed.push(key);
@@ -702,24 +714,45 @@ export class ResolveSession {
    * each type that changed is a plain (not generic) struct of this build whose embedded fields stay
    * (so method sets stay), none of those names having been looked up for a package value's type.
    */
-  private typesTaken(file: FileInfo, next: FileFacts): Set<string> | string {
+  private typesTaken(file: FileInfo, next: FileFacts): { fields: Set<string>; ifaces: NonNullable<FilePlan['ifaces']> } | string {
     const was = file.facts.types;
     if (was.length !== next.types.length || was.some((t, i) => t.name !== next.types[i].name)) return 'its types changed (a type came or went)';
-    const names = new Set<string>();
+    const fields = new Set<string>();
+    const ifaces = { types: new Set<string>(), names: new Set<string>() };
+    const differ = <T extends { name: string }>(a: T[], b: T[], into: Set<string>) => {
+      const before = new Map(a.map((x) => [x.name, JSON.stringify(x, noLines)]));
+      const after = new Map(b.map((x) => [x.name, JSON.stringify(x, noLines)]));
+      for (const [n, text] of before) if (after.get(n) !== text) into.add(n);
+      for (const [n, text] of after) if (before.get(n) !== text) into.add(n);
+    };
     for (let i = 0; i < was.length; i++) {
       const [a, b] = [was[i], next.types[i]];
       if (typeText(a) === typeText(b)) continue;
-      const fa = structFields(a);
-      const fb = structFields(b);
-      if (!fa || !fb || file.pkg.types.get(a.name)?.file !== file) return `its types changed (${a.name}: more than a struct's fields)`;
-      if (fieldText(fa.filter((f) => f.embedded)) !== fieldText(fb.filter((f) => f.embedded))) return `its types changed (${a.name}: its embedded fields)`;
-      const before = new Map(fa.map((f) => [f.name, fieldText([f])]));
-      const after = new Map(fb.map((f) => [f.name, fieldText([f])]));
-      for (const [n, text] of before) if (after.get(n) !== text) names.add(n);
-      for (const [n, text] of after) if (before.get(n) !== text) names.add(n);
+      const plain = !a.alias && !b.alias && !a.tparams?.length && !b.tparams?.length && file.pkg.types.get(a.name)?.file === file;
+      if (plain && a.t.k === 'struct' && b.t.k === 'struct') {
+        // Embedded fields make method sets: they stay.
+        if (fieldText(a.t.fields.filter((f) => f.embedded)) !== fieldText(b.t.fields.filter((f) => f.embedded))) return `its types changed (${a.name}: its embedded fields)`;
+        differ(a.t.fields, b.t.fields, fields);
+      } else if (plain && a.t.k === 'iface' && b.t.k === 'iface') {
+        if (JSON.stringify(a.t.embeds, noLines) !== JSON.stringify(b.t.embeds, noLines)) return `its types changed (${a.name}: the interfaces it embeds)`;
+        ifaces.types.add(a.name);
+        differ(a.t.methods, b.t.methods, ifaces.names);
+      } else return `its types changed (${a.name}: more than a struct's fields or an interface's methods)`;
     }
-    for (const n of names) if (this.resolver.types.valueMembers.has(n)) return `its types changed (a field ${n}, whose name a package value's type looked up)`;
-    return names;
+    for (const n of [...fields, ...ifaces.names]) if (this.resolver.types.valueMembers.has(n)) return `its types changed (a member ${n}, whose name a package value's type looked up)`;
+    return { fields, ifaces };
+  }
+
+  /**
+   * Why a function's new signature cannot be taken in place (undefined when it can): it must be a
+   * method whose receiver and name stay, on a type a method can come to (see methodAddable); what
+   * read its signature looked its name up.
+   */
+  private resignable(pkg: PkgInfo, was: FuncFacts, now: FuncFacts): string | undefined {
+    if (was.kind !== 'method' || now.kind !== 'method') return 'not a method';
+    if (JSON.stringify(was.recv) !== JSON.stringify(now.recv) || was.name !== now.name) return 'its receiver changed';
+    const fn = pkg.funcs.get(was.local);
+    return this.methodAddable(pkg, now, false, fn) ?? undefined;
   }
 
   /**
@@ -763,6 +796,27 @@ export class ResolveSession {
     if (adding && (pkg.funcs.has(f.local) || type.methods.has(f.name))) return `${f.local} is declared in another file too`;
     if (!adding && (pkg.funcs.get(f.local) !== info || info?.variants || type.methods.get(f.name) !== info)) return `${f.local} has other declarations`;
     return undefined;
+  }
+
+  /** The interfaces `changed`, with those that embed one of them, through others as far as they go. */
+  private ifaceEmbedders(changed: TypeInfo[]): Set<TypeInfo> {
+    const out = new Set(changed);
+    const types = this.resolver.types;
+    const embedding = this.program.types.filter((t) => t.file.active && !t.facts.alias && t.facts.t.k === 'iface' && t.facts.t.embeds.length > 0);
+    for (let grew = true; grew; ) {
+      grew = false;
+      for (const t of embedding) {
+        if (out.has(t) || t.facts.t.k !== 'iface') continue;
+        const embeds = t.facts.t.embeds.some((e) => {
+          const r = types.unalias(types.resolve(e, t.file));
+          return r.k === 'named' && out.has(r.t);
+        });
+        if (!embeds) continue;
+        out.add(t);
+        grew = true;
+      }
+    }
+    return out;
   }
 
   /**
@@ -925,7 +979,7 @@ export class ResolveSession {
       info.pkg.funcs.set(info.facts.local, info);
     }
     // Fields that came, went or took another type: the types made of those structs made again.
-    const fieldNames = new Set(plans.flatMap((p) => [...(p.fields ?? [])]));
+    const fieldNames = new Set(plans.flatMap((p) => [...(p.fields ?? []), ...(p.ifaces?.names ?? [])]));
     const structs = plans.some((p) => p.fields);
     if (structs) {
       // The types of the files whose structs changed (their records are new).
@@ -935,12 +989,20 @@ export class ResolveSession {
     // Methods that came or went: their types' lists of methods, and those types' records, made again.
     const methodTypes = new Set<TypeInfo>();
     const methodNames = new Set<string>();
-    for (const info of [...gone, ...fresh]) {
+    const resigned = plans.flatMap((p) => p.resigned.map((key) => this.infos.get(p.file)![p.now.get(key)![0]]));
+    for (const info of [...gone, ...fresh, ...resigned]) {
       if (info.facts.kind !== 'method' || info.parent) continue;
       const type = info.pkg.types.get(info.facts.recv!.type)!;
       methodTypes.add(type);
       methodNames.add(info.facts.name);
     }
+    for (const info of resigned) r.impls.forgetSignature(info);
+    // Interfaces whose methods changed: what the implementations of any interface are is asked again.
+    const ifaceTypes = plans.flatMap((p) => [...(p.ifaces?.types ?? [])].map((n) => p.file.pkg.types.get(n)!));
+    // A struct that embeds one of them has their methods in its method set; an interface that embeds
+    // one lists them in its record.
+    for (const t of ifaceTypes.length ? this.ifaceEmbedders(ifaceTypes) : []) methodTypes.add(t);
+    for (const p of plans) for (const n of p.ifaces?.names ?? []) methodNames.add(n);
     for (const type of methodTypes) {
       this.methodsInOrder(type);
       if (!this.staleSymbols.has(type.file)) {
@@ -971,12 +1033,12 @@ export class ResolveSession {
     // What changed, as the keys of Deps.
     const seeds = new Set<string>();
     for (const top of [...changedTops, ...goneTops, ...mentions]) seeds.add(`b:${r.unitOf(top)}`);
-    if (methodNames.size > 0) {
+    if (methodNames.size > 0 || ifaceTypes.length > 0) {
       // What looked a name up (and the bodies those readers read, whose bindings' types they made for
       // others too), and the dispatch answers of the interfaces whose implementations changed.
       const looked = [...methodNames].map((n) => `m:${n}`);
       for (const k of [...looked, ...this.deps.bodiesReadBy(looked)]) seeds.add(k);
-      for (const key of r.methodsChanged(methodTypes, methodNames)) seeds.add(`d:${key}`);
+      for (const key of r.methodsChanged(methodTypes, methodNames, ifaceTypes.length > 0)) seeds.add(`d:${key}`);
     }
     // What looked a field's name up, as for methods, and the field-flow parts that did.
     const fieldKeys = [...fieldNames].map((n) => `m:${n}`);

@@ -332,10 +332,35 @@ describe('ResolveSession', () => {
     assert.match(embedded.refused ?? '', /embedded fields/);
   });
 
+  it('takes methods whose signatures change and interfaces whose methods change, asking again which types implement what', () => {
+    const s = session('session');
+    const path = 'pkg/kubelet/methods.go';
+    const pkg = 'k8s.io/kubernetes/pkg/kubelet';
+    const edges = (g: Graph, caller: string) => edgesAt(g, `${pkg}.${caller}`).map((e) => e.replaceAll(`${pkg}.`, ''));
+    const before = s.edit(path, (t) => t).graph!;
+    // Get returns an int: resultCache no longer implements Getter (see status.go).
+    const int = s.edit(path, (t) => t.replace('func (c *resultCache) Get() string { return "" }', 'func (c *resultCache) Get() int { return 0 }'));
+    assert.equal(int.refused, undefined);
+    assert.notDeepEqual(edges(int.graph!, 'getAll'), edges(before, 'getAll'));
+    assert.equal(s.edit(path, (t) => t.replace('func (c *resultCache) Get() int { return 0 }', 'func (c *resultCache) Get() string { return "" }')).refused, undefined);
+    // Prober without Stop: probeWorker implements it, and probeAll's p.Probe() can reach it.
+    const probe = s.edit(path, (t) => t.replace('\tProbe() bool\n\tStop()\n', '\tProbe() bool\n'));
+    assert.equal(probe.refused, undefined);
+    assert.deepEqual(edges(probe.graph!, 'probeAll'), ['(*probeWorker).Probe iface-rta']);
+    // An interface that embeds it (fullProber, in status.go) has its methods; a struct that embeds that one has them too.
+    assert.deepEqual(edges(probe.graph!, 'holdAll'), []);
+    const back = s.edit(path, (t) => t.replace('\tProbe() bool\n', '\tProbe() bool\n\tStop()\n'));
+    assert.equal(back.refused, undefined);
+    assert.deepEqual(edges(back.graph!, 'probeAll'), edges(before, 'probeAll'));
+    assert.deepEqual(edges(back.graph!, 'holdAll'), edges(before, 'holdAll'));
+    const embedded = s.edit(path, (t) => t.replace('type Prober interface {\n', 'type Prober interface {\n\tGetter\n'));
+    assert.match(embedded.refused ?? '', /the interfaces it embeds/);
+  });
+
   it('refuses edits of declarations, and is right after a refusal', () => {
     const s = session('kubelike');
     const refusals: [string, (t: string) => string, RegExp][] = [
-      ['a signature', (t) => t.replace('func (kl *Kubelet) BirthCry() {', 'func (kl *Kubelet) BirthCry(n int) {'), /signature/],
+      ['a function\'s signature', (t) => t.replace('func isSyncPodWorthy(event *pleg.PodLifecycleEvent) bool {', 'func isSyncPodWorthy(event *pleg.PodLifecycleEvent, n int) bool {'), /signature of isSyncPodWorthy changed \(not a method\)/],
       ['a method added on a type of another package', (t) => `${t}\nfunc (kl *Kubelet) atlasMethod() {}\nfunc (s *atlasNowhere) atlasMethod() {}\n`, /method was added/],
       ['an import', (t) => t.replace('import (', 'import (\n\t. "strings"'), /dot imports changed/],
       ['a type', (t) => t.replace(/type Kubelet struct \{/, 'type Kubelet struct {\n\tsync.Mutex'), /embedded fields/],
