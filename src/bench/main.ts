@@ -96,8 +96,9 @@ function rawChild(): number {
  * call: a function's fingerprint changes and positions move, so its symbol records are made again),
  * a function appended (new facts: resolution runs again), or (in the watch only) a call added to a
  * method's body (new facts that change edges and what flows where), a method or a field of the
- * Kubelet added (what looks its name up is resolved again), or a parameter added to a method of the
- * Kubelet (a signature changed, which the watch's kept resolution refuses: it resolves from nothing).
+ * Kubelet added (what looks its name up is resolved again), or a parameter added to the file's first
+ * function that is not a method (a signature changed, which the watch's kept resolution refuses: it
+ * resolves from nothing).
  */
 const EDITS: Record<string, (bytes: Buffer) => Buffer> = {
   comment: (b) => Buffer.concat([b, Buffer.from('\n// edited by the benchmark\n')]),
@@ -121,10 +122,10 @@ const EDITS: Record<string, (bytes: Buffer) => Buffer> = {
   },
   signature: (b) => {
     const text = b.toString('utf8');
-    const at = /^func \(kl \*Kubelet\) \w+\(\)/m.exec(text);
-    if (!at) throw new Error(`${EDITED} has no method of the Kubelet without parameters: the benchmark's signature edit needs one`);
-    const end = at.index + at[0].length - 1;
-    return Buffer.from(`${text.slice(0, end)}kubeletAtlasBenchmarkParam int${text.slice(end)}`);
+    const at = /^func \w+\(/m.exec(text);
+    if (!at) throw new Error(`${EDITED} declares no function (not a method): the benchmark's signature edit needs one`);
+    const end = at.index + at[0].length;
+    return Buffer.from(`${text.slice(0, end)}kubeletAtlasBenchmarkParam int${text[end] === ')' ? '' : ', '}${text.slice(end)}`);
   },
   // A call to a method of the Kubelet that takes no arguments, put first in the body of the first
   // method of the Kubelet whose body opens on its declaration's line: an edit of a body that changes
@@ -422,7 +423,7 @@ async function watchRows(a: {
       ['a call added to a method\'s body', a.edited, a.original, 'call'],
       ['a method added', a.edited, a.original, 'method'],
       ['a field added to the Kubelet', a.edited, a.original, 'field'],
-      ['a parameter added to a method (refused by the kept resolution)', a.edited, a.original, 'signature'],
+      ['a parameter added to a function (refused by the kept resolution)', a.edited, a.original, 'signature'],
       [`${a.small.slice(a.root.length + 1)}: a comment appended`, a.small, a.smallOriginal, 'comment'],
       [`${a.small.slice(a.root.length + 1)}: a comment line put first`, a.small, a.smallOriginal, 'top'],
     ];
