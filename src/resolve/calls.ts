@@ -570,7 +570,7 @@ export class CallResolver {
   /**
    * `fn`'s part of the field-flow table, made as a reader of its own when reads are kept (`p:` and a
    * number of the function's): a field assignment is keyed by the type of what it assigns into, which
-   * a lookup of a field's name can decide (see fieldsChanged).
+   * a lookup of a field's name can decide (see flowReaders, and ResolveSession.typesTaken).
    */
   private flowPart(fn: FuncInfo): Part<Flow> {
     const deps = this.deps;
