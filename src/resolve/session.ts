@@ -1417,11 +1417,6 @@ function typeText(t: TypeFacts): string {
   return JSON.stringify({ name: t.name, t: t.t, alias: t.alias, tparams: t.tparams }, noLines);
 }
 
-/** The fields of a plain struct type's record; undefined for any other type. */
-function structFields(t: TypeFacts): Extract<TypeExpr, { k: 'struct' }>['fields'] | undefined {
-  return !t.alias && !t.tparams?.length && t.t.k === 'struct' ? t.t.fields : undefined;
-}
-
 /** Fields as text, without their lines. */
 function fieldText(fields: Extract<TypeExpr, { k: 'struct' }>['fields']): string {
   return JSON.stringify(fields, noLines);

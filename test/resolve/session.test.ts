@@ -87,6 +87,15 @@ function edgesAt(g: Graph, caller: string, line?: number): string[] {
   return g.edges.filter((e) => e.caller === caller && (line === undefined || e.line === line)).map((e) => `${e.callee} ${e.how}`).sort();
 }
 
+/** A session on the `session` fixture, its file of methods, and the edges of a caller there with the package left out of the IDs. */
+function sessionFixture() {
+  const s = session('session');
+  const path = 'pkg/kubelet/methods.go';
+  const pkg = 'k8s.io/kubernetes/pkg/kubelet';
+  const edges = (g: Graph, caller: string) => edgesAt(g, `${pkg}.${caller}`).map((e) => e.replaceAll(`${pkg}.`, ''));
+  return { s, path, pkg, edges, before: s.edit(path, (t) => t).graph! };
+}
+
 describe('ResolveSession', () => {
   it('re-resolves a flow a deleted assignment changed, in functions the edit did not touch', () => {
     const s = session('kubelike');
@@ -304,11 +313,7 @@ describe('ResolveSession', () => {
   });
 
   it('takes fields of a struct that come, go or change type, re-resolving what looked their names up and the field flows keyed through them', () => {
-    const s = session('session');
-    const path = 'pkg/kubelet/methods.go';
-    const pkg = 'k8s.io/kubernetes/pkg/kubelet';
-    const edges = (g: Graph, caller: string) => edgesAt(g, `${pkg}.${caller}`).map((e) => e.replaceAll(`${pkg}.`, ''));
-    const before = s.edit(path, (t) => t).graph!;
+    const { s, path, edges, before } = sessionFixture();
     assert.deepEqual(['readCache', 'readExtra', 'fire'].map((c) => edges(before, c)), [['(*resultCache).Get field-chain'], [], ['helperA field-func']]);
     const extra = s.edit(path, (t) => t.replace('\tbox   *boxA\n', '\tbox   *boxA\n\textra *resultCache\n'));
     assert.equal(extra.refused, undefined);
@@ -333,11 +338,7 @@ describe('ResolveSession', () => {
   });
 
   it('takes methods whose signatures change and interfaces whose methods change, asking again which types implement what', () => {
-    const s = session('session');
-    const path = 'pkg/kubelet/methods.go';
-    const pkg = 'k8s.io/kubernetes/pkg/kubelet';
-    const edges = (g: Graph, caller: string) => edgesAt(g, `${pkg}.${caller}`).map((e) => e.replaceAll(`${pkg}.`, ''));
-    const before = s.edit(path, (t) => t).graph!;
+    const { s, path, edges, before } = sessionFixture();
     // Get returns an int: resultCache no longer implements Getter (see status.go).
     const int = s.edit(path, (t) => t.replace('func (c *resultCache) Get() string { return "" }', 'func (c *resultCache) Get() int { return 0 }'));
     assert.equal(int.refused, undefined);
