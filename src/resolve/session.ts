@@ -979,7 +979,6 @@ export class ResolveSession {
       info.pkg.funcs.set(info.facts.local, info);
     }
     // Fields that came, went or took another type: the types made of those structs made again.
-    const fieldNames = new Set(plans.flatMap((p) => [...(p.fields ?? []), ...(p.ifaces?.names ?? [])]));
     const structs = plans.some((p) => p.fields);
     if (structs) {
       // The types of the files whose structs changed (their records are new).
@@ -1033,17 +1032,14 @@ export class ResolveSession {
     // What changed, as the keys of Deps.
     const seeds = new Set<string>();
     for (const top of [...changedTops, ...goneTops, ...mentions]) seeds.add(`b:${r.unitOf(top)}`);
-    if (methodNames.size > 0 || ifaceTypes.length > 0) {
-      // What looked a name up (and the bodies those readers read, whose bindings' types they made for
-      // others too), and the dispatch answers of the interfaces whose implementations changed.
-      const looked = [...methodNames].map((n) => `m:${n}`);
-      for (const k of [...looked, ...this.deps.bodiesReadBy(looked)]) seeds.add(k);
-      for (const key of r.methodsChanged(methodTypes, methodNames, ifaceTypes.length > 0)) seeds.add(`d:${key}`);
-    }
-    // What looked a field's name up, as for methods, and the field-flow parts that did.
-    const fieldKeys = [...fieldNames].map((n) => `m:${n}`);
-    for (const k of [...fieldKeys, ...this.deps.bodiesReadBy(fieldKeys)]) seeds.add(k);
-    const forced = r.flowReaders(fieldKeys);
+    // Members (methods, interface methods, fields) that came, went or changed: what looked their names
+    // up, the bodies those readers read (whose bindings' types they made for others too), and the
+    // field-flow parts that looked them up (a store into `x.m().f` is keyed by m's result).
+    const looked = [...new Set([...methodNames, ...plans.flatMap((p) => [...(p.fields ?? [])])])].map((n) => `m:${n}`);
+    for (const k of [...looked, ...this.deps.bodiesReadBy(looked)]) seeds.add(k);
+    const forced = r.flowReaders(looked);
+    // The dispatch answers of the interfaces whose implementations changed.
+    if (methodNames.size > 0 || ifaceTypes.length > 0) for (const key of r.methodsChanged(methodTypes, methodNames, ifaceTypes.length > 0)) seeds.add(`d:${key}`);
     for (const key of r.refreshCreated(plans.map((p) => p.file), structs)) seeds.add(`d:${key}`);
     lap('created');
     const members = (tops: Iterable<FuncInfo>) => [...tops].flatMap((top) => (this.infos.get(top.file) ?? []).filter((fn) => topOf(fn) === top));

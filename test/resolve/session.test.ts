@@ -268,6 +268,11 @@ describe('ResolveSession', () => {
     assert.equal(results.refused, undefined);
     assert.deepEqual(edges(results.graph!, 'syncStatus'), ['(*resultCache).Get receiver-method', '(*statusManager).Results receiver-method', '(*statusManager).Sync receiver-method']);
     assert.deepEqual(edges(results.graph!, 'readResults'), ['(*resultCache).Get receiver-method', '(*statusManager).Results receiver-method']);
+    // A method whose result keys a field store in a file the edit did not touch (storeVia, in status.go).
+    const boxOf = s.edit('pkg/kubelet/sizes.go', (t) => `${t}\nfunc (h *boxHolder) boxOf() *boxA { return nil }\n`);
+    assert.equal(boxOf.refused, undefined);
+    assert.ok(edges(boxOf.graph!, 'fireVia').includes('helperB field-func'), 'fireVia calls what storeVia stored');
+    assert.equal(s.edit('pkg/kubelet/sizes.go', (t) => t.replace('\nfunc (h *boxHolder) boxOf() *boxA { return nil }\n', '')).refused, undefined);
     // A method in another file than its type's: the type's record lists it.
     const size = s.edit('pkg/kubelet/sizes.go', (t) => `${t}\nfunc (c *resultCache) Size() int { return 0 }\n`);
     assert.equal(size.refused, undefined);
