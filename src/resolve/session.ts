@@ -752,7 +752,7 @@ export class ResolveSession {
     if (was.kind !== 'method' || now.kind !== 'method') return 'not a method';
     if (JSON.stringify(was.recv) !== JSON.stringify(now.recv) || was.name !== now.name) return 'its receiver changed';
     const fn = pkg.funcs.get(was.local);
-    return this.methodAddable(pkg, now, false, fn) ?? undefined;
+    return this.methodAddable(pkg, now, false, fn);
   }
 
   /**
@@ -1424,23 +1424,22 @@ function noLines(key: string, value: unknown): unknown {
 
 /** Whether `x` names one of `names` (an `n` field, or a type's package qualifier, at any depth). */
 function namedIn(x: unknown, names: Set<string>): boolean {
-  if (typeof x !== 'object' || x === null) return false;
-  if (Array.isArray(x)) return x.some((v) => namedIn(v, names));
-  const o = x as Record<string, unknown>;
-  if ((typeof o.n === 'string' && names.has(o.n)) || (typeof o.pkg === 'string' && names.has(o.pkg))) return true;
-  for (const k in o) if (namedIn(o[k], names)) return true;
-  return false;
+  return someName(x, (n) => names.has(n), true);
 }
 
-/** Whether `found` holds for a name in `x` (any `n` field, at any depth); the names are visited in order until it does. */
-function someName(x: unknown, found: (name: string) => boolean): boolean {
+/**
+ * Whether `found` holds for a name in `x` (any `n` field, at any depth, and with `qualifiers` any
+ * `pkg` field: a type's package qualifier); the names are visited in order until it does.
+ */
+function someName(x: unknown, found: (name: string) => boolean, qualifiers = false): boolean {
   if (typeof x !== 'object' || x === null) return false;
-  if (Array.isArray(x)) return x.some((v) => someName(v, found));
+  if (Array.isArray(x)) return x.some((v) => someName(v, found, qualifiers));
   const o = x as Record<string, unknown>;
   if (typeof o.n === 'string' && found(o.n)) return true;
+  if (qualifiers && typeof o.pkg === 'string' && found(o.pkg)) return true;
   for (const k in o) {
     const v = o[k];
-    if (typeof v === 'object' && v !== null && someName(v, found)) return true;
+    if (typeof v === 'object' && v !== null && someName(v, found, qualifiers)) return true;
   }
   return false;
 }
