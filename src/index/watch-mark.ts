@@ -52,7 +52,10 @@ export function removeWatchMark(dir: string): void {
 /** The mark of a watch that is running on this host, or undefined. */
 export function readWatchMark(dir: string): WatchMark | undefined {
   const mark = markIn(join(dir, WATCH_MARK_FILE));
-  return mark && mark.host === hostname() && alive(mark.pid) && (mark.start === undefined || [undefined, mark.start].includes(startOf(mark.pid))) ? mark : undefined;
+  if (!mark || mark.host !== hostname() || !alive(mark.pid)) return undefined;
+  // A start that cannot be read now (no /proc) does not tell the process apart.
+  const start = mark.start === undefined ? undefined : startOf(mark.pid);
+  return start === undefined || start === mark.start ? mark : undefined;
 }
 
 /**
