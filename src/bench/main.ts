@@ -97,8 +97,7 @@ function rawChild(): number {
  * a function appended (new facts: resolution runs again), or (in the watch only) a call added to a
  * method's body (new facts that change edges and what flows where), a method or a field of the
  * Kubelet added (what looks its name up is resolved again), or a parameter added to the file's first
- * function that is not a method (a signature changed, which the watch's kept resolution refuses: it
- * resolves from nothing).
+ * function that is not a method (a signature changed: what names the function is resolved again).
  */
 const EDITS: Record<string, (bytes: Buffer) => Buffer> = {
   comment: (b) => Buffer.concat([b, Buffer.from('\n// edited by the benchmark\n')]),
@@ -423,7 +422,7 @@ async function watchRows(a: {
       ['a call added to a method\'s body', a.edited, a.original, 'call'],
       ['a method added', a.edited, a.original, 'method'],
       ['a field added to the Kubelet', a.edited, a.original, 'field'],
-      ['a parameter added to a function (refused by the kept resolution)', a.edited, a.original, 'signature'],
+      ['a parameter added to a function', a.edited, a.original, 'signature'],
       [`${a.small.slice(a.root.length + 1)}: a comment appended`, a.small, a.smallOriginal, 'comment'],
       [`${a.small.slice(a.root.length + 1)}: a comment line put first`, a.small, a.smallOriginal, 'top'],
     ];

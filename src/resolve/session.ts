@@ -5,17 +5,18 @@
  *
  * While it resolves, the session keeps what each function's resolution and each query read (see
  * Deps). An edit is taken when every changed file keeps its package, values and diagnostics (their
- * positions may move) and every function it keeps keeps its signature; plain functions and methods
- * may come and go, a struct's fields may come, go or change type while its embedded fields stay
- * (see typesTaken), and imports may change where the file's declarations name none of the names
- * they bind otherwise (see importsTaken). The functions (with their closures) whose records changed
+ * positions may move); plain functions and methods may come, go or take another signature (not a
+ * generic function's, nor a method's receiver), a struct's fields may come, go or change type while
+ * its embedded fields stay (see typesTaken), and imports may change where the file's declarations
+ * name none of the names they bind otherwise (see importsTaken). The functions (with their closures) whose records changed
  * (or that name such a name) are *changed*, those whose records only moved are *moved*, and those
  * whose records are the same, positions included, keep their old records and are left alone. Then:
  *
  * 1. the program is changed in place (the same records for what stays, so that what the resolver
  *    keeps stays valid);
  * 2. what changed is named: the changed functions' bodies, the field flows and created types they
- *    add to, the bodies of the functions that name a function that came or went, the names of the
+ *    add to, the bodies of the functions that name a function that came, went or took another
+ *    signature (with the bindings' types, which their results may type), the names of the
  *    methods and fields that came, went or changed (every lookup of a member by name is read as
  *    `m:` and the name), with the bodies their readers read, and the dispatch answers of the
  *    interfaces whose implementations changed;
@@ -682,7 +683,7 @@ export class ResolveSession {
         if (why) return why;
         plan.added.push(key);
       } else if (!recordsShift(signature(was.funcs[before[0]]), signature(next.funcs[unit[0]]))) {
-        const why = this.resignable(file.pkg, was.funcs[before[0]], next.funcs[unit[0]]);
+        const why = this.resignable(file.pkg, was.funcs[before[0]], next.funcs[unit[0]], infos[before[0]]);
         if (why) return `the signature of ${key} changed (${why})`;
         plan.changed.push(key);
         plan.resigned.push(key);
@@ -744,15 +745,20 @@ export class ResolveSession {
   }
 
   /**
-   * Why a function's new signature cannot be taken in place (undefined when it can): it must be a
-   * method whose receiver and name stay, on a type a method can come to (see methodAddable); what
-   * read its signature looked its name up.
+   * Why a function's new signature cannot be taken in place (undefined when it can), its record
+   * being `info`. A method must keep its receiver and name, on a type a method can come to (see
+   * methodAddable): what read its signature looked its name up. A plain function must not be generic
+   * (its instances are kept by signature) and must be one that could go (see addable): what read its
+   * signature named it, and is found as for a function that went and came (see mentions).
    */
-  private resignable(pkg: PkgInfo, was: FuncFacts, now: FuncFacts): string | undefined {
-    if (was.kind !== 'method' || now.kind !== 'method') return 'not a method';
+  private resignable(pkg: PkgInfo, was: FuncFacts, now: FuncFacts, info: FuncInfo): string | undefined {
+    if (was.kind === 'func' && now.kind === 'func') {
+      if (was.tparams?.length || now.tparams?.length) return 'a generic function';
+      return this.addable(pkg, was, false, info);
+    }
+    if (was.kind !== 'method' || now.kind !== 'method') return 'not a function or method';
     if (JSON.stringify(was.recv) !== JSON.stringify(now.recv) || was.name !== now.name) return 'its receiver changed';
-    const fn = pkg.funcs.get(was.local);
-    return this.methodAddable(pkg, now, false, fn);
+    return this.methodAddable(pkg, now, false, pkg.funcs.get(was.local));
   }
 
   /**
@@ -841,15 +847,15 @@ export class ResolveSession {
   }
 
   /**
-   * The top-level functions whose code names a function that comes or goes (its package's files and
-   * their importers'): their bodies read otherwise from now on. A name in a package value's
-   * initializer is not taken.
+   * The top-level functions whose code names a function that comes, goes or takes another signature
+   * (its package's files and their importers'): their bodies read otherwise from now on. A name in a
+   * package value's initializer is not taken.
    */
   private mentions(plans: FilePlan[]): Set<FuncInfo> | string {
     const out = new Set<FuncInfo>();
     for (const plan of plans) {
       // Methods are looked up by name on types, not named: what looked them up is found otherwise (see apply).
-      const facts = [...plan.added.map((k) => plan.next.funcs[plan.now.get(k)![0]]), ...plan.removed.map((k) => plan.file.facts.funcs[plan.old.get(k)![0]])].filter((f) => f.kind === 'func');
+      const facts = [...[...plan.added, ...plan.resigned].map((k) => plan.next.funcs[plan.now.get(k)![0]]), ...plan.removed.map((k) => plan.file.facts.funcs[plan.old.get(k)![0]])].filter((f) => f.kind === 'func');
       if (facts.length === 0) continue;
       const pkg = plan.file.pkg;
       const wanted = new Set(facts.map((f) => f.name));
@@ -996,6 +1002,9 @@ export class ResolveSession {
       methodNames.add(info.facts.name);
     }
     for (const info of resigned) r.impls.forgetSignature(info);
+    // A plain function that came, went or took another signature: a binding typed by its result, in a
+    // body that names it (see mentions), is typed again; the bindings' types are kept for all readers.
+    if ([...gone, ...fresh, ...resigned].some((fn) => fn.facts.kind === 'func')) r.types.forgetBindTypes();
     // Interfaces whose methods changed: what the implementations of any interface are is asked again.
     const ifaceTypes = plans.flatMap((p) => [...(p.ifaces?.types ?? [])].map((n) => p.file.pkg.types.get(n)!));
     // A struct that embeds one of them has their methods in its method set; an interface that embeds

@@ -363,10 +363,37 @@ describe('ResolveSession', () => {
     assert.match(embedded.refused ?? '', /the interfaces it embeds/);
   });
 
+  it('takes plain functions whose signatures change or that go, re-resolving what names them in files the edit did not touch', () => {
+    const { s, before } = sessionFixture();
+    const path = 'pkg/kubelet/funcs.go';
+    const pkg = 'k8s.io/kubernetes/pkg/kubelet';
+    const edges = (g: Graph, caller: string) => edgesAt(g, `${pkg}.${caller}`).map((e) => e.replaceAll(`${pkg}.`, ''));
+    assert.deepEqual(['readMade', 'readDropped', 'startWith'].map((c) => edges(before, c)), [['(*resultCache).Get receiver-method', 'newCache same-package-func'], ['(*resultCache).Get receiver-method', 'dropped same-package-func'], ['criRuntime.SyncPod iface-flow', 'fakeRuntime.SyncPod iface-ruled-out-by-flow']]);
+    // A function goes: the binding its result typed in readDropped has no type now.
+    const gone = s.edit(path, (t) => t.replace('func dropped() *resultCache { return nil }\n', ''));
+    assert.equal(gone.refused, undefined);
+    assert.deepEqual(edges(gone.graph!, 'readDropped'), []);
+    const other = s.edit(path, (t) => t.replace('func newCache() *resultCache { return &resultCache{} }', 'func newCache() *otherCache { return &otherCache{} }'));
+    assert.equal(other.refused, undefined);
+    assert.deepEqual(edges(other.graph!, 'readMade'), ['(*otherCache).Get receiver-method', 'newCache same-package-func']);
+    // A parameter comes first: the concrete types callers pass flow into another parameter.
+    const param = s.edit(path, (t) => t.replace('func startWith(rt Runtime) {', 'func startWith(n int, rt Runtime) {'));
+    assert.equal(param.refused, undefined);
+    assert.notDeepEqual(edges(param.graph!, 'startWith'), edges(before, 'startWith'));
+    const result = s.edit(path, (t) => t.replace('func pickRunner() func(rt Runtime) { return runA }', 'func pickRunner() func() { return helperA }'));
+    assert.equal(result.refused, undefined);
+    const back = s.edit(path, (t) => t.replace('func newCache() *otherCache { return &otherCache{} }', 'func newCache() *resultCache { return &resultCache{} }').replace('func startWith(n int, rt Runtime) {', 'func startWith(rt Runtime) {').replace('func pickRunner() func() { return helperA }', 'func pickRunner() func(rt Runtime) { return runA }').replace('func newCache', 'func dropped() *resultCache { return nil }\n\nfunc newCache'));
+    assert.equal(back.refused, undefined);
+    assert.deepEqual(['readMade', 'readDropped', 'startWith', 'runPicked'].map((c) => edges(back.graph!, c)), ['readMade', 'readDropped', 'startWith', 'runPicked'].map((c) => edges(before, c)));
+    // Refused: a generic function, and a function a package value names.
+    assert.match(s.edit(path, (t) => t.replace('func firstOf[T any](ts []T) T {', 'func firstOf[T any](ts []T, n int) T {')).refused ?? '', /signature of firstOf\[\.\.\.\] changed \(a generic function\)/);
+    assert.match(s.edit(path, (t) => t.replace('func defaultRuntime() Runtime {', 'func defaultRuntime(n int) Runtime {')).refused ?? '', /a package value names defaultRuntime/);
+  });
+
   it('refuses edits of declarations, and is right after a refusal', () => {
     const s = session('kubelike');
     const refusals: [string, (t: string) => string, RegExp][] = [
-      ['a function\'s signature', (t) => t.replace('func isSyncPodWorthy(event *pleg.PodLifecycleEvent) bool {', 'func isSyncPodWorthy(event *pleg.PodLifecycleEvent, n int) bool {'), /signature of isSyncPodWorthy changed \(not a method\)/],
+      ['a type added', (t) => `${t}\ntype atlasType struct{}\n`, /a type came or went/],
       ['a method added on a type of another package', (t) => `${t}\nfunc (kl *Kubelet) atlasMethod() {}\nfunc (s *atlasNowhere) atlasMethod() {}\n`, /method was added/],
       ['an import', (t) => t.replace('import (', 'import (\n\t. "strings"'), /dot imports changed/],
       ['a type', (t) => t.replace(/type Kubelet struct \{/, 'type Kubelet struct {\n\tsync.Mutex'), /embedded fields/],
