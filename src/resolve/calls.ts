@@ -794,6 +794,24 @@ export class CallResolver {
     return out;
   }
 
+  /**
+   * For a session: after `types` went, the answers kept under their IDs (which a type of the same name
+   * coming again would find) dropped; returns the keys of the dispatch answers dropped (see dispatch).
+   */
+  typesGone(types: readonly TypeInfo[]): string[] {
+    if (types.length === 0) return [];
+    const ids = new Set(types.map((t) => t.id));
+    this.impls.forgetKeys(ids);
+    const out: string[] = [];
+    for (const key of [...this.dispatched.keys()]) {
+      if (!ids.has(key.slice(0, key.lastIndexOf('#')))) continue;
+      this.dispatched.delete(key);
+      this.dispatchedIfaces.delete(key);
+      out.push(key);
+    }
+    return out;
+  }
+
   /** Whether a guard of either engine stopped a query (see Queries): answers may then depend on order. */
   guardsFired(): boolean {
     return this.queries.unsettled + this.queries.cut + this.siteQueries.unsettled + this.siteQueries.cut > 0;

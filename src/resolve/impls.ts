@@ -76,6 +76,14 @@ export class Implementations {
     return changed;
   }
 
+  /** Drops the answers of `of` kept under `keys` (see keyOf): for a session, after types went. */
+  forgetKeys(keys: ReadonlySet<string>): void {
+    for (const key of keys) {
+      this.cache.delete(key);
+      this.asked.delete(key);
+    }
+  }
+
   /** All methods callable on *T: declared, then promoted through embedded fields (null = via an embedded interface). */
   methodSet(t: TypeInfo, depth = 0): Map<string, FuncInfo | null> {
     const cached = this.methodSets.get(t);

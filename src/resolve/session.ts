@@ -7,8 +7,9 @@
  * Deps). An edit is taken when every changed file keeps its package, values and diagnostics (their
  * positions may move); plain functions and methods may come, go or take another signature (not a
  * generic function's, nor a method's receiver), a struct's fields may come, go or change type while
- * its embedded fields stay (see typesTaken), and imports may change where the file's declarations
- * name none of the names they bind otherwise (see importsTaken). The functions (with their closures) whose records changed
+ * its embedded fields stay, a type without methods may come or go where only its file's functions
+ * name it (see typesTaken), and imports may change where the file's declarations name none of the
+ * names they bind otherwise (see importsTaken). The functions (with their closures) whose records changed
  * (or that name such a name) are *changed*, those whose records only moved are *moved*, and those
  * whose records are the same, positions included, keep their old records and are left alone. Then:
  *
@@ -193,6 +194,8 @@ interface FilePlan {
    */
   fields?: Set<string>;
   ifaces?: { types: Set<string>; names: Set<string> };
+  /** The names of the types that came and went (see typesTaken), when any did. */
+  typeNames?: { came: Set<string>; went: Set<string> };
   /** Methods whose signatures changed (their receivers stay), by key. */
   resigned: string[];
   /** The names the file's imports bind now, when they changed, and the names bound otherwise (see importsTaken). */
@@ -661,11 +664,13 @@ export class ResolveSession {
     }
     let fields: Set<string> | undefined;
     let ifaces: FilePlan['ifaces'];
+    let typeNames: FilePlan['typeNames'];
     if (!recordsShift(was.types, next.types)) {
       const taken = this.typesTaken(file, next);
       if (typeof taken === 'string') return taken;
       fields = taken.fields;
       if (taken.ifaces.types.size > 0) ifaces = taken.ifaces;
+      if (taken.came.size + taken.went.size > 0) typeNames = { came: taken.came, went: taken.went };
     }
     let imports: FilePlan['imports'];
     if (!recordsShift(was.imports, next.imports)) {
@@ -675,20 +680,24 @@ export class ResolveSession {
     }
     const old = unitsOf(was.funcs);
     const now = unitsOf(next.funcs);
-    const plan: FilePlan = { file, next, old, now, changed: [], moved: [], lines: new Map(), same: [], added: [], removed: [], imports, fields, ifaces, resigned: [] };
+    const plan: FilePlan = { file, next, old, now, changed: [], moved: [], lines: new Map(), same: [], added: [], removed: [], imports, fields, ifaces, typeNames, resigned: [] };
+    // With types that came or went, the functions that name one (before or after) read otherwise.
+    const typeName = typeNames && new Set([...typeNames.came, ...typeNames.went]);
+    const namesType = (funcs: FuncFacts[], unit: Unit, part: (f: FuncFacts) => unknown = (f) => f) => !!typeName && unit.some((i) => namesIn(part(funcs[i]), typeName));
     for (const [key, unit] of now) {
       const before = old.get(key);
       if (!before) {
         const why = this.addable(file.pkg, next.funcs[unit[0]], true);
         if (why) return why;
         plan.added.push(key);
-      } else if (!recordsShift(signature(was.funcs[before[0]]), signature(next.funcs[unit[0]]))) {
+      } else if (!recordsShift(signature(was.funcs[before[0]]), signature(next.funcs[unit[0]])) || namesType(was.funcs, before, signature) || namesType(next.funcs, unit, signature)) {
         const why = this.resignable(file.pkg, was.funcs[before[0]], next.funcs[unit[0]], infos[before[0]]);
         if (why) return `the signature of ${key} changed (${why})`;
         plan.changed.push(key);
         plan.resigned.push(key);
-      } else if (imports && unit.some((i) => namedIn(next.funcs[i], imports!.names))) {
-        // A name in its body stands for another package now (or for none): it is resolved again.
+      } else if ((imports && unit.some((i) => namedIn(next.funcs[i], imports!.names))) || namesType(was.funcs, before) || namesType(next.funcs, unit)) {
+        // A name in its body stands for another package or type now (or for none): it is resolved
+        // again, from its new records (what was made of the old ones is kept by them).
         plan.changed.push(key);
       } else if (before.length === unit.length && before.every((i, k) => sameFacts(was.funcs[i], next.funcs[unit[k]]))) {
         plan.same.push(key);
@@ -710,14 +719,30 @@ export class ResolveSession {
   }
 
   /**
-   * The names of the fields that came, went or took another type in `next`'s struct types, when the
-   * file can take its types in place, or why not: it declares the same types in the same order, and
-   * each type that changed is a plain (not generic) struct of this build whose embedded fields stay
-   * (so method sets stay), none of those names having been looked up for a package value's type.
+   * The names of the fields that came, went or took another type in `next`'s struct types (and of
+   * the interfaces' methods that did, and of the types that came and went), when the file can take
+   * its types in place, or why not: the types it keeps stay in their order, each type that came or
+   * went can (see typeAddable), and each kept type that changed is a plain (not generic) struct of
+   * this build whose embedded fields stay (so method sets stay), or such an interface whose embedded
+   * interfaces stay, none of those names having been looked up for a package value's type.
    */
-  private typesTaken(file: FileInfo, next: FileFacts): { fields: Set<string>; ifaces: NonNullable<FilePlan['ifaces']> } | string {
-    const was = file.facts.types;
-    if (was.length !== next.types.length || was.some((t, i) => t.name !== next.types[i].name)) return 'its types changed (a type came or went)';
+  private typesTaken(file: FileInfo, next: FileFacts): ({ fields: Set<string>; ifaces: NonNullable<FilePlan['ifaces']> } & NonNullable<FilePlan['typeNames']>) | string {
+    const names = (types: TypeFacts[]) => types.map((t) => t.name);
+    const [wasNames, nowNames] = [names(file.facts.types), names(next.types)];
+    if (new Set(wasNames).size !== wasNames.length || new Set(nowNames).size !== nowNames.length) return 'its types changed (a type is declared twice)';
+    const came = new Set(nowNames.filter((n) => !wasNames.includes(n)));
+    const went = new Set(wasNames.filter((n) => !nowNames.includes(n)));
+    const was = file.facts.types.filter((t) => !went.has(t.name));
+    const kept = next.types.filter((t) => !came.has(t.name));
+    if (was.some((t, i) => t.name !== kept[i].name)) return 'its types changed (their order)';
+    for (const n of came) {
+      const why = this.typeAddable(file, next.types.find((t) => t.name === n)!, next, true);
+      if (why) return `its types changed (a type came: ${why})`;
+    }
+    for (const n of went) {
+      const why = this.typeAddable(file, file.facts.types.find((t) => t.name === n)!, next, false);
+      if (why) return `its types changed (a type went: ${why})`;
+    }
     const fields = new Set<string>();
     const ifaces = { types: new Set<string>(), names: new Set<string>() };
     const differ = <T extends { name: string }>(a: T[], b: T[], into: Set<string>) => {
@@ -727,7 +752,7 @@ export class ResolveSession {
       for (const [n, text] of after) if (before.get(n) !== text) into.add(n);
     };
     for (let i = 0; i < was.length; i++) {
-      const [a, b] = [was[i], next.types[i]];
+      const [a, b] = [was[i], kept[i]];
       if (typeText(a) === typeText(b)) continue;
       const plain = !a.alias && !b.alias && !a.tparams?.length && !b.tparams?.length && file.pkg.types.get(a.name)?.file === file;
       if (plain && a.t.k === 'struct' && b.t.k === 'struct') {
@@ -741,7 +766,37 @@ export class ResolveSession {
       } else return `its types changed (${a.name}: more than a struct's fields or an interface's methods)`;
     }
     for (const n of [...fields, ...ifaces.names]) if (this.resolver.types.valueMembers.has(n)) return `its types changed (a member ${n}, whose name a package value's type looked up)`;
-    return { fields, ifaces };
+    return { fields, ifaces, came, went };
+  }
+
+  /**
+   * Why a type cannot come to (or go from) `file`, its facts becoming `next`; undefined when it can.
+   * Nothing but the file's functions may read its name (those are resolved again from their new
+   * records: see plan), so that no answer kept elsewhere read it: no other file of its package or of
+   * their importers names it, nor does another type or a package value of the file, before or after;
+   * no other declaration of the package has its name. Its method set must be empty (no methods, no
+   * embedded fields or interfaces: the index of types by method name does not list it), and it is
+   * neither generic nor an alias.
+   */
+  private typeAddable(file: FileInfo, t: TypeFacts, next: FileFacts, adding: boolean): string | undefined {
+    const pkg = file.pkg;
+    const n = t.name;
+    if (t.alias || t.tparams?.length) return `${n} is generic or an alias`;
+    if ((t.t.k === 'struct' && t.t.fields.some((f) => f.embedded)) || (t.t.k === 'iface' && t.t.embeds.length > 0)) return `${n} embeds a type`;
+    const info = pkg.types.get(n);
+    if (adding ? info || pkg.funcs.has(n) || pkg.values.has(n) : info?.file !== file || info.methods.size > 0) return `${n} is declared elsewhere in its package, or has methods`;
+    const named = new Set([n]);
+    for (const facts of [file.facts, next]) {
+      if (facts.funcs.some((f) => f.kind === 'method' && f.recv?.type === n)) return `${n} has methods`;
+      if (namesIn(facts.values, named) || namesIn(facts.types.filter((o) => o.name !== n), named)) return `another declaration of the file names ${n}`;
+    }
+    for (const other of [...pkg.files, ...this.importersOf(pkg.path)]) {
+      if (other === file) continue;
+      if (other.facts.types.some((o) => o.name === n)) return `${n} is declared elsewhere in its package`;
+      const names = namesOfFile(other.facts);
+      if (names.values.has(n) || names.funcs.has(n) || names.types.has(n)) return `${other.facts.path} names ${n}`;
+    }
+    return undefined;
   }
 
   /**
@@ -915,10 +970,19 @@ export class ResolveSession {
     const redoTops = new Set<FuncInfo>(mentions);
     const gone: FuncInfo[] = [];
     const fresh: FuncInfo[] = [];
+    // Types that went (their answers kept under their IDs are dropped: see typesGone) and came.
+    const goneTypes: TypeInfo[] = [];
     for (const plan of plans) {
       const { file, next } = plan;
       const pkg = file.pkg;
       const infos = this.infos.get(file)!;
+      if (plan.typeNames) {
+        for (const n of plan.typeNames.went) {
+          goneTypes.push(pkg.types.get(n)!);
+          pkg.types.delete(n);
+        }
+        for (const t of next.types) if (plan.typeNames.came.has(t.name)) pkg.types.set(t.name, { id: `${pkg.path}.${t.name}`, pkg, file, facts: t, methods: new Map() });
+      }
       for (const t of next.types) {
         const info = pkg.types.get(t.name);
         if (info?.file === file) info.facts = t;
@@ -984,6 +1048,12 @@ export class ResolveSession {
       if (info.pkg.funcs.has(info.facts.local)) throw new Error(`${info.id} is declared twice`);
       info.pkg.funcs.set(info.facts.local, info);
     }
+    // A value of a type that came or went is made in a function whose records name it (resolved again
+    // from its new records: see plan), or comes from a signature that names it (a function resolved
+    // again with what names it, and the bindings' types: see mentions); no other declaration names it
+    // (see typeAddable). So what looked up its fields and methods is resolved again.
+    if (plans.some((p) => p.typeNames)) this.program.types = typesInOrder(this.program);
+    const typesDropped = r.typesGone(goneTypes);
     // Fields that came, went or took another type: the types made of those structs made again.
     const structs = plans.some((p) => p.fields);
     if (structs) {
@@ -1049,7 +1119,7 @@ export class ResolveSession {
     const forced = r.flowReaders(looked);
     // The dispatch answers of the interfaces whose implementations changed.
     if (methodNames.size > 0 || ifaceTypes.length > 0) for (const key of r.methodsChanged(methodTypes, methodNames, ifaceTypes.length > 0)) seeds.add(`d:${key}`);
-    for (const key of r.refreshCreated(plans.map((p) => p.file), structs)) seeds.add(`d:${key}`);
+    for (const key of [...typesDropped, ...r.refreshCreated(plans.map((p) => p.file), structs)]) seeds.add(`d:${key}`);
     lap('created');
     const members = (tops: Iterable<FuncInfo>) => [...tops].flatMap((top) => (this.infos.get(top.file) ?? []).filter((fn) => topOf(fn) === top));
     const moved = new Set(members(movedTops.keys()));
@@ -1291,22 +1361,30 @@ function relative(funcs: FuncFacts[], unit: Unit): unknown {
 }
 
 /**
- * The names (see namesIn) a file's package values and its functions hold, kept with its facts: an
+ * The names (see namesIn) a file's package values, functions and types hold, kept with its facts: an
  * edit that adds or removes a function looks for its name in the files of its package and of their
  * importers, which are mostly the ones the edit before looked in, with the same facts.
  */
-function namesOfFile(facts: FileFacts): { values: Set<string>; funcs: Set<string> } {
+function namesOfFile(facts: FileFacts): FileNames {
   let names = fileNames.get(facts);
   if (!names) {
-    names = { values: new Set(), funcs: new Set() };
+    names = { values: new Set(), funcs: new Set(), types: new Set() };
     for (const v of facts.values) collectNames(v, names.values);
     for (const f of facts.funcs) collectNames(f, names.funcs);
+    for (const t of facts.types) collectNames(t.t, names.types);
     fileNames.set(facts, names);
   }
   return names;
 }
 
-const fileNames = new WeakMap<FileFacts, { values: Set<string>; funcs: Set<string> }>();
+/** The names a file's package values, functions and type declarations hold (see namesIn). */
+interface FileNames {
+  values: Set<string>;
+  funcs: Set<string>;
+  types: Set<string>;
+}
+
+const fileNames = new WeakMap<FileFacts, FileNames>();
 
 /** Every name namesIn would find in `x`, added to `into`. */
 function collectNames(x: unknown, into: Set<string>): void {
@@ -1314,6 +1392,23 @@ function collectNames(x: unknown, into: Set<string>): void {
     into.add(n);
     return false;
   });
+}
+
+/**
+ * The program's types in the order a build from nothing lists them (see buildProgram): each type
+ * where its package's files declare the record the package took.
+ */
+function typesInOrder(program: Program): TypeInfo[] {
+  const out: TypeInfo[] = [];
+  for (const pkg of program.packages.values()) {
+    for (const file of pkg.files) {
+      for (const t of file.facts.types) {
+        const info = pkg.types.get(t.name);
+        if (info?.file === file && info.facts === t) out.push(info);
+      }
+    }
+  }
+  return out;
 }
 
 /** `order` less the functions of `gone`, in `into` when it has room for all of `order` (see fitted). */

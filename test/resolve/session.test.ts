@@ -390,10 +390,43 @@ describe('ResolveSession', () => {
     assert.match(s.edit(path, (t) => t.replace('func defaultRuntime() Runtime {', 'func defaultRuntime(n int) Runtime {')).refused ?? '', /a package value names defaultRuntime/);
   });
 
+  it('takes types that come and go when only their file\'s functions name them, re-resolving those and what names them', () => {
+    const { s, before } = sessionFixture();
+    const path = 'pkg/kubelet/funcs.go';
+    const pkg = 'k8s.io/kubernetes/pkg/kubelet';
+    const edges = (g: Graph, caller: string) => edgesAt(g, `${pkg}.${caller}`).map((e) => e.replaceAll(`${pkg}.`, ''));
+    const callers = ['readLater', 'useLater', 'localLater', 'viaGetterish'];
+    assert.deepEqual(callers.map((c) => edges(before, c)), [['(*resultCache).Get field-chain', 'newLater same-package-func'], ['(*resultCache).Get field-chain'], ['(*resultCache).Get field-chain'], ['(*otherCache).Get iface-ruled-out-by-flow', '(*resultCache).Get iface-flow']]);
+    const box = 'type laterBox struct{ c *resultCache }\n';
+    const gone = s.edit(path, (t) => t.replace(box, ''));
+    assert.equal(gone.refused, undefined);
+    assert.deepEqual(callers.map((c) => edges(gone.graph!, c)), [['newLater same-package-func'], [], [], edges(before, 'viaGetterish')]);
+    // Back with another field type: what reads the field through newLater's result follows it.
+    const back = s.edit(path, (t) => t.replace('func newLater()', `${box.replace('*resultCache', '*otherCache')}\nfunc newLater()`));
+    assert.equal(back.refused, undefined);
+    assert.deepEqual(callers.map((c) => edges(back.graph!, c)).slice(0, 3), [['(*otherCache).Get field-chain', 'newLater same-package-func'], ['(*otherCache).Get field-chain'], ['(*otherCache).Get field-chain']]);
+    // An interface goes and comes back with another method: what was kept of its implementations is not.
+    const iface = 'type getterish interface{ Get() string }\n';
+    assert.equal(s.edit(path, (t) => t.replace(iface, '')).refused, undefined);
+    const other = s.edit(path, (t) => t.replace('func viaGetterish', `${iface.replace('Get() string', 'Get() int')}\nfunc viaGetterish`));
+    assert.equal(other.refused, undefined);
+    assert.notDeepEqual(edges(other.graph!, 'viaGetterish'), edges(before, 'viaGetterish'));
+    const added = s.edit(path, (t) => `${t}\ntype atlasPair struct{ a, b *resultCache }\n\nfunc atlasFirst(p atlasPair) string { return p.a.Get() }\n`);
+    assert.equal(added.refused, undefined);
+    assert.deepEqual(edges(added.graph!, 'atlasFirst'), ['(*resultCache).Get field-chain']);
+    // The new type is among the program's types: a method that comes to it later makes it a Getter.
+    const method = s.edit(path, (t) => `${t}\nfunc (p atlasPair) Get() string { return "" }\n\nfunc atlasFeed() string { return getAll(atlasPair{}) }\n`);
+    assert.equal(method.refused, undefined);
+    assert.ok(edges(method.graph!, 'getAll').includes('atlasPair.Get iface-flow'), 'getAll reaches the new type\'s method');
+    // Refused: a name another file names, and a type that embeds another.
+    assert.match(s.edit(path, (t) => `${t}\ntype run struct{}\n`).refused ?? '', /callers\.go names run/);
+    assert.match(s.edit(path, (t) => `${t}\ntype atlasEmbed struct{ resultCache }\n`).refused ?? '', /atlasEmbed embeds a type/);
+  });
+
   it('refuses edits of declarations, and is right after a refusal', () => {
     const s = session('kubelike');
     const refusals: [string, (t: string) => string, RegExp][] = [
-      ['a type added', (t) => `${t}\ntype atlasType struct{}\n`, /a type came or went/],
+      ['a type added with a method', (t) => `${t}\ntype atlasType struct{}\n\nfunc (atlasType) atlasMethod() {}\n`, /a type came: atlasType has methods/],
       ['a method added on a type of another package', (t) => `${t}\nfunc (kl *Kubelet) atlasMethod() {}\nfunc (s *atlasNowhere) atlasMethod() {}\n`, /method was added/],
       ['an import', (t) => t.replace('import (', 'import (\n\t. "strings"'), /dot imports changed/],
       ['a type', (t) => t.replace(/type Kubelet struct \{/, 'type Kubelet struct {\n\tsync.Mutex'), /embedded fields/],
