@@ -687,7 +687,7 @@ export class ResolveSession {
     for (const [key, unit] of now) {
       const before = old.get(key);
       if (!before) {
-        const why = this.addable(file.pkg, next.funcs[unit[0]], true);
+        const why = this.addable(file.pkg, next.funcs[unit[0]], true, undefined, typeNames?.came);
         if (why) return why;
         plan.added.push(key);
       } else if (!recordsShift(signature(was.funcs[before[0]]), signature(next.funcs[unit[0]])) || namesType(was.funcs, before, signature) || namesType(next.funcs, unit, signature)) {
@@ -774,9 +774,9 @@ export class ResolveSession {
    * Nothing but the file's functions may read its name (those are resolved again from their new
    * records: see plan), so that no answer kept elsewhere read it: no other file of its package or of
    * their importers names it, nor does another type or a package value of the file, before or after;
-   * no other declaration of the package has its name. Its method set must be empty (no methods, no
-   * embedded fields or interfaces: the index of types by method name does not list it), and it is
-   * neither generic nor an alias.
+   * no other declaration of the package has its name. Its methods must come or go with it, in the
+   * file (they are taken as methods that came or went: see apply); it must embed nothing (method sets
+   * promote through embedding), and be neither generic nor an alias.
    */
   private typeAddable(file: FileInfo, t: TypeFacts, next: FileFacts, adding: boolean): string | undefined {
     const pkg = file.pkg;
@@ -784,15 +784,19 @@ export class ResolveSession {
     if (t.alias || t.tparams?.length) return `${n} is generic or an alias`;
     if ((t.t.k === 'struct' && t.t.fields.some((f) => f.embedded)) || (t.t.k === 'iface' && t.t.embeds.length > 0)) return `${n} embeds a type`;
     const info = pkg.types.get(n);
-    if (adding ? info || pkg.funcs.has(n) || pkg.values.has(n) : info?.file !== file || info.methods.size > 0) return `${n} is declared elsewhere in its package, or has methods`;
+    if (adding ? info || pkg.funcs.has(n) || pkg.values.has(n) : info?.file !== file) return `${n} is declared elsewhere in its package`;
+    // Its methods come and go with it, in the file: declared there before it came, or kept after it went, they are not taken.
+    const hasMethods = (funcs: FuncFacts[]) => funcs.some((f) => f.kind === 'method' && f.recv?.type === n);
+    if (hasMethods(adding ? file.facts.funcs : next.funcs)) return `${n} has methods that ${adding ? 'were there before it' : 'stay'}`;
+    if (!adding && [...info!.methods.values()].some((m) => m.file !== file)) return `${n} has methods in another file`;
     const named = new Set([n]);
     for (const facts of [file.facts, next]) {
-      if (facts.funcs.some((f) => f.kind === 'method' && f.recv?.type === n)) return `${n} has methods`;
       if (namesIn(facts.values, named) || namesIn(facts.types.filter((o) => o.name !== n), named)) return `another declaration of the file names ${n}`;
     }
     for (const other of [...pkg.files, ...this.importersOf(pkg.path)]) {
       if (other === file) continue;
       if (other.facts.types.some((o) => o.name === n)) return `${n} is declared elsewhere in its package`;
+      if (other.pkg === pkg && hasMethods(other.facts.funcs)) return `${n} has methods in another file`;
       const names = namesOfFile(other.facts);
       if (names.values.has(n) || names.funcs.has(n) || names.types.has(n)) return `${other.facts.path} names ${n}`;
     }
@@ -833,9 +837,12 @@ export class ResolveSession {
     return { ...now, names };
   }
 
-  /** Why a top-level function or method cannot come (or go, with its record `info`) in place; undefined when it can. */
-  private addable(pkg: PkgInfo, f: FuncFacts, adding: boolean, info?: FuncInfo): string | undefined {
-    if (f.kind === 'method') return this.methodAddable(pkg, f, adding, info);
+  /**
+   * Why a top-level function or method cannot come (or go, with its record `info`) in place; undefined
+   * when it can. `came`: the types that come with it.
+   */
+  private addable(pkg: PkgInfo, f: FuncFacts, adding: boolean, info?: FuncInfo, came?: ReadonlySet<string>): string | undefined {
+    if (f.kind === 'method') return this.methodAddable(pkg, f, adding, info, came);
     if (f.kind !== 'func') return `a ${f.kind} ${adding ? 'was added' : 'was removed'} (${f.local})`;
     if (f.local === 'init' || f.local.endsWith('[...]') || f.name === '_') return `${f.local} ${adding ? 'was added' : 'was removed'}`;
     if (adding && pkg.funcs.has(f.local)) return `${f.local} is declared in another file too`;
@@ -849,8 +856,14 @@ export class ResolveSession {
    * that name, and no package value's type was made by looking its name up (those types are kept
    * apart from what the readers read: see Types.valueMembers).
    */
-  private methodAddable(pkg: PkgInfo, f: FuncFacts, adding: boolean, info?: FuncInfo): string | undefined {
+  private methodAddable(pkg: PkgInfo, f: FuncFacts, adding: boolean, info?: FuncInfo, came?: ReadonlySet<string>): string | undefined {
     const verb = adding ? 'was added' : 'was removed';
+    if (adding && f.recv && came?.has(f.recv.type)) {
+      // On a type that comes with it (see typeAddable).
+      if (f.recv.tparams?.length) return `a method ${verb} (${f.local}) on a type that is generic`;
+      if (this.resolver.types.valueMembers.has(f.name)) return `a method ${verb} (${f.local}) whose name a package value's type looked up`;
+      return pkg.funcs.has(f.local) ? `${f.local} is declared in another file too` : undefined;
+    }
     const type = f.recv && pkg.types.get(f.recv.type);
     if (!type || !type.file.active || type.facts.alias || type.facts.tparams?.length || f.recv?.tparams?.length) return `a method ${verb} (${f.local}) on a type that is generic or not of this build`;
     if (this.resolver.types.valueMembers.has(f.name)) return `a method ${verb} (${f.local}) whose name a package value's type looked up`;
@@ -1064,12 +1077,18 @@ export class ResolveSession {
     // Methods that came or went: their types' lists of methods, and those types' records, made again.
     const methodTypes = new Set<TypeInfo>();
     const methodNames = new Set<string>();
+    // The names of those on types that stay: a lookup of such a name on a type that came or went was
+    // made by a function resolved again anyway (see typeAddable), so it is not read as changed.
+    const keptTypeMethods = new Set<string>();
     const resigned = plans.flatMap((p) => p.resigned.map((key) => this.infos.get(p.file)![p.now.get(key)![0]]));
+    const cameTypes = new Set(plans.flatMap((p) => [...(p.typeNames?.came ?? [])].map((n) => p.file.pkg.types.get(n)!)));
     for (const info of [...gone, ...fresh, ...resigned]) {
       if (info.facts.kind !== 'method' || info.parent) continue;
-      const type = info.pkg.types.get(info.facts.recv!.type)!;
-      methodTypes.add(type);
+      // None for a type that went with its methods (the index of types by method name is made again without it).
+      const type = info.pkg.types.get(info.facts.recv!.type);
+      if (type) methodTypes.add(type);
       methodNames.add(info.facts.name);
+      if (type && !cameTypes.has(type)) keptTypeMethods.add(info.facts.name);
     }
     for (const info of resigned) r.impls.forgetSignature(info);
     // A plain function that came, went or took another signature: a binding typed by its result, in a
@@ -1080,7 +1099,12 @@ export class ResolveSession {
     // A struct that embeds one of them has their methods in its method set; an interface that embeds
     // one lists them in its record.
     for (const t of ifaceTypes.length ? this.ifaceEmbedders(ifaceTypes) : []) methodTypes.add(t);
-    for (const p of plans) for (const n of p.ifaces?.names ?? []) methodNames.add(n);
+    for (const p of plans) {
+      for (const n of p.ifaces?.names ?? []) {
+        methodNames.add(n);
+        keptTypeMethods.add(n);
+      }
+    }
     for (const type of methodTypes) {
       this.methodsInOrder(type);
       if (!this.staleSymbols.has(type.file)) {
@@ -1114,7 +1138,7 @@ export class ResolveSession {
     // Members (methods, interface methods, fields) that came, went or changed: what looked their names
     // up, the bodies those readers read (whose bindings' types they made for others too), and the
     // field-flow parts that looked them up (a store into `x.m().f` is keyed by m's result).
-    const looked = [...new Set([...methodNames, ...plans.flatMap((p) => [...(p.fields ?? [])])])].map((n) => `m:${n}`);
+    const looked = [...new Set([...keptTypeMethods, ...plans.flatMap((p) => [...(p.fields ?? [])])])].map((n) => `m:${n}`);
     for (const k of [...looked, ...this.deps.bodiesReadBy(looked)]) seeds.add(k);
     const forced = r.flowReaders(looked);
     // The dispatch answers of the interfaces whose implementations changed.

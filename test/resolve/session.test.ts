@@ -390,7 +390,7 @@ describe('ResolveSession', () => {
     assert.match(s.edit(path, (t) => t.replace('func defaultRuntime() Runtime {', 'func defaultRuntime(n int) Runtime {')).refused ?? '', /a package value names defaultRuntime/);
   });
 
-  it('takes types that come and go when only their file\'s functions name them, re-resolving those and what names them', () => {
+  it('takes types that come and go (with their methods) when only their file\'s functions name them, re-resolving those and what names them', () => {
     const { s, before } = sessionFixture();
     const path = 'pkg/kubelet/funcs.go';
     const pkg = 'k8s.io/kubernetes/pkg/kubelet';
@@ -418,15 +418,25 @@ describe('ResolveSession', () => {
     const method = s.edit(path, (t) => `${t}\nfunc (p atlasPair) Get() string { return "" }\n\nfunc atlasFeed() string { return getAll(atlasPair{}) }\n`);
     assert.equal(method.refused, undefined);
     assert.ok(edges(method.graph!, 'getAll').includes('atlasPair.Get iface-flow'), 'getAll reaches the new type\'s method');
-    // Refused: a name another file names, and a type that embeds another.
+    // A type that comes with its methods implements Getter, and getAll reaches them; it goes with them, and comes back.
+    const impl = '\ntype atlasGetter struct{}\n\nfunc (atlasGetter) Get() string { return "" }\n\nfunc atlasGetAll() string { return getAll(atlasGetter{}) }\n';
+    const came = s.edit(path, (t) => `${t}${impl}`);
+    assert.equal(came.refused, undefined);
+    assert.ok(edges(came.graph!, 'getAll').includes('atlasGetter.Get iface-flow'), 'getAll reaches the new type\'s method');
+    const went = s.edit(path, (t) => t.replace(impl, '\n'));
+    assert.equal(went.refused, undefined);
+    assert.ok(!edges(went.graph!, 'getAll').some((e) => e.startsWith('atlasGetter.')));
+    assert.equal(s.edit(path, (t) => `${t}${impl}`).refused, undefined);
+    // Refused: a name another file names, a type that embeds another, and a type that goes while its method stays.
     assert.match(s.edit(path, (t) => `${t}\ntype run struct{}\n`).refused ?? '', /callers\.go names run/);
     assert.match(s.edit(path, (t) => `${t}\ntype atlasEmbed struct{ resultCache }\n`).refused ?? '', /atlasEmbed embeds a type/);
+    assert.match(s.edit(path, (t) => t.replace('type atlasGetter struct{}\n', '')).refused ?? '', /atlasGetter has methods that stay/);
   });
 
   it('refuses edits of declarations, and is right after a refusal', () => {
     const s = session('kubelike');
     const refusals: [string, (t: string) => string, RegExp][] = [
-      ['a type added with a method', (t) => `${t}\ntype atlasType struct{}\n\nfunc (atlasType) atlasMethod() {}\n`, /a type came: atlasType has methods/],
+      ['a type added that another file declares', (t) => `${t}\ntype podWorkers struct{}\n`, /a type came: podWorkers is declared elsewhere/],
       ['a method added on a type of another package', (t) => `${t}\nfunc (kl *Kubelet) atlasMethod() {}\nfunc (s *atlasNowhere) atlasMethod() {}\n`, /method was added/],
       ['an import', (t) => t.replace('import (', 'import (\n\t. "strings"'), /dot imports changed/],
       ['a type', (t) => t.replace(/type Kubelet struct \{/, 'type Kubelet struct {\n\tsync.Mutex'), /embedded fields/],
