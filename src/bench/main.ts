@@ -96,8 +96,10 @@ function rawChild(): number {
  * call: a function's fingerprint changes and positions move, so its symbol records are made again),
  * a function appended (new facts: resolution runs again), or (in the watch only) a call added to a
  * method's body (new facts that change edges and what flows where), a method or a field of the
- * Kubelet added (what looks its name up is resolved again), or a parameter added to the file's first
- * function that is not a method (a signature changed: what names the function is resolved again).
+ * Kubelet added (what looks its name up is resolved again), a type appended with a method named
+ * Start (which interfaces with a Start method it implements is asked again), or a parameter added to
+ * the file's first function that is not a method (a signature changed: what names the function is
+ * resolved again).
  */
 const EDITS: Record<string, (bytes: Buffer) => Buffer> = {
   comment: (b) => Buffer.concat([b, Buffer.from('\n// edited by the benchmark\n')]),
@@ -112,6 +114,7 @@ const EDITS: Record<string, (bytes: Buffer) => Buffer> = {
   },
   function: (b) => Buffer.concat([b, Buffer.from('\nfunc kubeletAtlasBenchmarkEdit() {}\n')]),
   method: (b) => Buffer.concat([b, Buffer.from('\nfunc (kl *Kubelet) kubeletAtlasBenchmarkEdit() {}\n')]),
+  type: (b) => Buffer.concat([b, Buffer.from('\ntype kubeletAtlasBenchmarkType struct{}\n\nfunc (kubeletAtlasBenchmarkType) Start() {}\n')]),
   field: (b) => {
     const text = b.toString('utf8');
     const at = /^type Kubelet struct \{\n/m.exec(text);
@@ -421,6 +424,7 @@ async function watchRows(a: {
       ['a function appended', a.edited, a.original, 'function'],
       ['a call added to a method\'s body', a.edited, a.original, 'call'],
       ['a method added', a.edited, a.original, 'method'],
+      ['a type added with a method', a.edited, a.original, 'type'],
       ['a field added to the Kubelet', a.edited, a.original, 'field'],
       ['a parameter added to a function', a.edited, a.original, 'signature'],
       [`${a.small.slice(a.root.length + 1)}: a comment appended`, a.small, a.smallOriginal, 'comment'],
