@@ -7,9 +7,9 @@
  * Deps). An edit is taken when every changed file keeps its package, values and diagnostics (their
  * positions may move); plain functions and methods may come, go or take another signature (not a
  * generic function's, nor a method's receiver), a struct's fields may come, go or change type while
- * its embedded fields stay, a type without methods may come or go where only its file's functions
- * name it (see typesTaken), and imports may change where the file's declarations name none of the
- * names they bind otherwise (see importsTaken). The functions (with their closures) whose records changed
+ * its embedded fields stay, a type may come or go (with its methods) where only its file's
+ * functions name it (see typesTaken), and imports may change where the file's declarations name none
+ * of the names they bind otherwise (see importsTaken). The functions (with their closures) whose records changed
  * (or that name such a name) are *changed*, those whose records only moved are *moved*, and those
  * whose records are the same, positions included, keep their old records and are left alone. Then:
  *
@@ -274,9 +274,16 @@ export class ResolveSession {
     if (this.broken) return { refused: `an earlier update failed (${this.broken})` };
     if (this.resolver.guardsFired()) return { refused: 'a guard of the query engine fired: answers may depend on order' };
     const plans: FilePlan[] = [];
+    // Each plan is made against the program before the edit: two files may not bring one name.
+    const came = new Set<string>();
     for (const next of changed) {
       const plan = this.plan(next);
       if (typeof plan === 'string') return { refused: `${next.path}: ${plan}` };
+      for (const n of plan.typeNames?.came ?? []) {
+        const id = `${plan.file.pkg.path}.${n}`;
+        if (came.has(id)) return { refused: `${next.path}: ${n} came in two files` };
+        came.add(id);
+      }
       plans.push(plan);
     }
     const mentions = this.mentions(plans);
@@ -917,7 +924,7 @@ export class ResolveSession {
   /**
    * The top-level functions whose code names a function that comes, goes or takes another signature
    * (its package's files and their importers'): their bodies read otherwise from now on. A name in a
-   * package value's initializer is not taken.
+   * package value's initializer is not taken, but for a call of a function whose results stay.
    */
   private mentions(plans: FilePlan[]): Set<FuncInfo> | string {
     const out = new Set<FuncInfo>();
@@ -927,11 +934,17 @@ export class ResolveSession {
       if (facts.length === 0) continue;
       const pkg = plan.file.pkg;
       const wanted = new Set(facts.map((f) => f.name));
+      // A package value may name a function whose results stay, by calling it (see calledOnly): its
+      // type stays, and the calls are resolved again with the initializer that makes them, which
+      // names it (see below).
+      const callable = new Set(plan.resigned.filter((k) => sameResults(plan.file.facts.funcs[plan.old.get(k)![0]], plan.next.funcs[plan.now.get(k)![0]])).map((k) => plan.next.funcs[plan.now.get(k)![0]].name));
       const meets = (names: Set<string>) => [...wanted].some((w) => names.has(w));
       for (const file of this.importersOf(pkg.path)) {
         const infos = this.infos.get(file);
         const names = namesOfFile(file.facts);
-        if (meets(names.values)) return `${file.facts.path}: a package value names ${[...wanted].join(', ')}`;
+        if (meets(names.values) && ([...wanted].some((w) => names.values.has(w) && !callable.has(w)) || !file.facts.values.every((v) => calledOnly(v, wanted)))) {
+          return `${file.facts.path}: a package value names ${[...wanted].join(', ')}`;
+        }
         if (!meets(names.funcs)) continue;
         if (!infos) {
           if (file.active) return `${file.facts.path}: names ${[...wanted].join(', ')}`;
@@ -1529,6 +1542,32 @@ class Run {
     readonly from: number,
     readonly to: number,
   ) {}
+}
+
+/** Whether two functions' records give the same results (positions aside). */
+function sameResults(was: FuncFacts, now: FuncFacts): boolean {
+  return JSON.stringify(was.results, noLines) === JSON.stringify(now.results, noLines);
+}
+
+/**
+ * Whether `x` (a package value's record) names one of `names` only as the function a call calls
+ * (`f(...)` or `pkg.F(...)`): then its type reads only the functions' results.
+ */
+function calledOnly(x: unknown, names: Set<string>): boolean {
+  if (typeof x !== 'object' || x === null) return true;
+  if (Array.isArray(x)) return x.every((v) => calledOnly(v, names));
+  const o = x as Record<string, unknown>;
+  if (o.k === 'call') {
+    const f = o.f as { k: string; n?: string; x?: unknown };
+    const callee = (f.k === 'id' || f.k === 'sel') && names.has(f.n!);
+    return (callee ? calledOnly(f.x, names) : calledOnly(f, names)) && calledOnly(o.a, names) && calledOnly(o.targs, names);
+  }
+  if (typeof o.n === 'string' && names.has(o.n)) return false;
+  for (const k in o) {
+    const v = o[k];
+    if (typeof v === 'object' && v !== null && !calledOnly(v, names)) return false;
+  }
+  return true;
 }
 
 /** Whether a record names one of `names` anywhere (an identifier or a selector: any `n` field). */

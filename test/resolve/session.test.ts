@@ -49,14 +49,18 @@ function session(name: string, opts: { prepare?: boolean; texts?: Record<string,
   return {
     texts: t.texts,
     active: t.active,
-    /** Applies `change` to `path`'s text; the update's outcome (the graph checked, or why it was refused). */
-    edit(path: string, change: (text: string) => string): { redone?: number; refused?: string; graph?: Graph } {
-      const before = t.texts.get(path)!;
-      t.texts.set(path, change(before));
+    /**
+     * Applies `change` to `path`'s text (and `more` to other files', in the same update); the
+     * update's outcome (the graph checked, or why it was refused).
+     */
+    edit(path: string, change: (text: string) => string, more: [string, (text: string) => string][] = []): { redone?: number; refused?: string; graph?: Graph } {
+      const edits: [string, (text: string) => string][] = [[path, change], ...more];
+      const before = edits.map(([p]) => t.texts.get(p)!);
+      for (const [p, c] of edits) t.texts.set(p, c(t.texts.get(p)!));
       if (opts.prepare) s.prepare();
-      const out = s.update([t.facts(path)], META);
+      const out = s.update(edits.map(([p]) => t.facts(p)), META);
       if ('refused' in out) {
-        t.texts.set(path, before);
+        edits.forEach(([p], i) => t.texts.set(p, before[i]));
         return { refused: out.refused };
       }
       const fresh = fromNothing(t.inputs());
@@ -387,7 +391,12 @@ describe('ResolveSession', () => {
     assert.deepEqual(['readMade', 'readDropped', 'startWith', 'runPicked'].map((c) => edges(back.graph!, c)), ['readMade', 'readDropped', 'startWith', 'runPicked'].map((c) => edges(before, c)));
     // Refused: a generic function, and a function a package value names.
     assert.match(s.edit(path, (t) => t.replace('func firstOf[T any](ts []T) T {', 'func firstOf[T any](ts []T, n int) T {')).refused ?? '', /signature of firstOf\[\.\.\.\] changed \(a generic function\)/);
-    assert.match(s.edit(path, (t) => t.replace('func defaultRuntime() Runtime {', 'func defaultRuntime(n int) Runtime {')).refused ?? '', /a package value names defaultRuntime/);
+    // A function a package value's initializer calls: a parameter is taken (the initializer's call is
+    // resolved again), other results are not (the value's type would change); nor is a change of a
+    // function a package value holds.
+    assert.equal(s.edit(path, (t) => t.replace('func defaultRuntime() Runtime {', 'func defaultRuntime(n int) Runtime {')).refused, undefined);
+    assert.match(s.edit(path, (t) => t.replace('func defaultRuntime(n int) Runtime {', 'func defaultRuntime(n int) criRuntime {')).refused ?? '', /a package value names defaultRuntime/);
+    assert.match(s.edit(path, (t) => t.replace('func stopWith(rt Runtime) {}', 'func stopWith(rt Runtime, n int) {}')).refused ?? '', /a package value names stopWith/);
   });
 
   it('takes types that come and go (with their methods) when only their file\'s functions name them, re-resolving those and what names them', () => {
@@ -431,6 +440,7 @@ describe('ResolveSession', () => {
     assert.match(s.edit(path, (t) => `${t}\ntype run struct{}\n`).refused ?? '', /callers\.go names run/);
     assert.match(s.edit(path, (t) => `${t}\ntype atlasEmbed struct{ resultCache }\n`).refused ?? '', /atlasEmbed embeds a type/);
     assert.match(s.edit(path, (t) => t.replace('type atlasGetter struct{}\n', '')).refused ?? '', /atlasGetter has methods that stay/);
+    assert.match(s.edit(path, (t) => `${t}\ntype atlasTwice struct{}\n`, [['pkg/kubelet/callers.go', (t) => `${t}\ntype atlasTwice struct{}\n`]]).refused ?? '', /atlasTwice came in two files/);
   });
 
   it('refuses edits of declarations, and is right after a refusal', () => {
