@@ -742,14 +742,6 @@ export class ResolveSession {
     const was = file.facts.types.filter((t) => !went.has(t.name));
     const kept = next.types.filter((t) => !came.has(t.name));
     if (was.some((t, i) => t.name !== kept[i].name)) return 'its types changed (their order)';
-    for (const n of came) {
-      const why = this.typeAddable(file, next.types.find((t) => t.name === n)!, next, true);
-      if (why) return `its types changed (a type came: ${why})`;
-    }
-    for (const n of went) {
-      const why = this.typeAddable(file, file.facts.types.find((t) => t.name === n)!, next, false);
-      if (why) return `its types changed (a type went: ${why})`;
-    }
     const fields = new Set<string>();
     const ifaces = { types: new Set<string>(), names: new Set<string>() };
     const differ = <T extends { name: string }>(a: T[], b: T[], into: Set<string>) => {
@@ -773,19 +765,30 @@ export class ResolveSession {
       } else return `its types changed (${a.name}: more than a struct's fields or an interface's methods)`;
     }
     for (const n of [...fields, ...ifaces.names]) if (this.resolver.types.valueMembers.has(n)) return `its types changed (a member ${n}, whose name a package value's type looked up)`;
+    const taken = { came, went, members: new Set([...fields, ...ifaces.names]) };
+    for (const n of came) {
+      const why = this.typeAddable(file, next.types.find((t) => t.name === n)!, next, true, taken);
+      if (why) return `its types changed (a type came: ${why})`;
+    }
+    for (const n of went) {
+      const why = this.typeAddable(file, file.facts.types.find((t) => t.name === n)!, next, false, taken);
+      if (why) return `its types changed (a type went: ${why})`;
+    }
     return { fields, ifaces, came, went };
   }
 
   /**
    * Why a type cannot come to (or go from) `file`, its facts becoming `next`; undefined when it can.
-   * Nothing but the file's functions may read its name (those are resolved again from their new
-   * records: see plan), so that no answer kept elsewhere read it: no other file of its package or of
-   * their importers names it, nor does another type or a package value of the file, before or after;
-   * no other declaration of the package has its name. Its methods must come or go with it, in the
+   * Nothing but the file's functions, and the fields and interface methods of the file that came,
+   * went or changed (`taken.members`), may read its name (those are resolved again: see plan and
+   * apply), so that no answer kept elsewhere read it: no other file of its package or of their
+   * importers names it, nor does a package value of the file or another type of it otherwise
+   * (before or after), but for types that come or go too; no other declaration of the package has
+   * its name. Its methods must come or go with it, in the
    * file (they are taken as methods that came or went: see apply); it must embed nothing (method sets
    * promote through embedding), and be neither generic nor an alias.
    */
-  private typeAddable(file: FileInfo, t: TypeFacts, next: FileFacts, adding: boolean): string | undefined {
+  private typeAddable(file: FileInfo, t: TypeFacts, next: FileFacts, adding: boolean, taken: { came: Set<string>; went: Set<string>; members: Set<string> }): string | undefined {
     const pkg = file.pkg;
     const n = t.name;
     if (t.alias || t.tparams?.length) return `${n} is generic or an alias`;
@@ -798,7 +801,14 @@ export class ResolveSession {
     if (!adding && [...info!.methods.values()].some((m) => m.file !== file)) return `${n} has methods in another file`;
     const named = new Set([n]);
     for (const facts of [file.facts, next]) {
-      if (namesIn(facts.values, named) || namesIn(facts.types.filter((o) => o.name !== n), named)) return `another declaration of the file names ${n}`;
+      if (namesIn(facts.values, named)) return `a package value of the file names ${n}`;
+      for (const o of facts.types) {
+        // Another type that comes or goes too, or a struct field or interface method that came, went
+        // or changed (what looked its name up is resolved again: see apply).
+        if (o.name === n || taken.came.has(o.name) || taken.went.has(o.name) || !namesIn(o.t, named)) continue;
+        const parts: { name: string; embedded?: boolean }[] | undefined = o.t.k === 'struct' ? o.t.fields : o.t.k === 'iface' && !namesIn(o.t.embeds, named) ? o.t.methods : undefined;
+        if (!parts || parts.some((p) => namesIn(p, named) && (p.embedded || !taken.members.has(p.name)))) return `another declaration of the file (${o.name}) names ${n}`;
+      }
     }
     for (const other of [...pkg.files, ...this.importersOf(pkg.path)]) {
       if (other === file) continue;

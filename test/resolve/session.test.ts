@@ -436,6 +436,14 @@ describe('ResolveSession', () => {
     assert.equal(went.refused, undefined);
     assert.ok(!edges(went.graph!, 'getAll').some((e) => e.startsWith('atlasGetter.')));
     assert.equal(s.edit(path, (t) => `${t}${impl}`).refused, undefined);
+    // A type that comes with a field of a struct that names it, and another type it names that comes too.
+    const methods = 'pkg/kubelet/methods.go';
+    const holder = '\ntype atlasHolder struct{ inner *atlasInner }\n\ntype atlasInner struct{ c *resultCache }\n\nfunc readHolder(m *statusManager) string { return m.holder.inner.c.Get() }\n';
+    const held = s.edit(methods, (t) => `${t.replace('\tbox   *boxA\n', '\tbox   *boxA\n\tholder *atlasHolder\n')}${holder}`);
+    assert.equal(held.refused, undefined);
+    assert.deepEqual(edges(held.graph!, 'readHolder'), ['(*resultCache).Get field-chain']);
+    assert.match(s.edit(methods, (t) => t.replace('\ntype atlasHolder struct{ inner *atlasInner }\n', '\n')).refused ?? '', /another declaration of the file \(statusManager\) names atlasHolder/);
+    assert.equal(s.edit(methods, (t) => t.replace('\tholder *atlasHolder\n', '').replace(holder, '\n')).refused, undefined);
     // Refused: a name another file names, a type that embeds another, and a type that goes while its method stays.
     assert.match(s.edit(path, (t) => `${t}\ntype run struct{}\n`).refused ?? '', /callers\.go names run/);
     assert.match(s.edit(path, (t) => `${t}\ntype atlasEmbed struct{ resultCache }\n`).refused ?? '', /atlasEmbed embeds a type/);
