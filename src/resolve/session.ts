@@ -196,6 +196,8 @@ interface FilePlan {
   ifaces?: { types: Set<string>; names: Set<string> };
   /** The names of the types that came and went (see typesTaken), when any did. */
   typeNames?: { came: Set<string>; went: Set<string> };
+  /** The structs whose embedded fields changed, and the names of the members those fields promote (see promotedNames), when any did. */
+  embedding?: { types: Set<string>; names: Set<string> };
   /** Methods whose signatures changed (their receivers stay), by key. */
   resigned: string[];
   /** The names the file's imports bind now, when they changed, and the names bound otherwise (see importsTaken). */
@@ -672,12 +674,14 @@ export class ResolveSession {
     let fields: Set<string> | undefined;
     let ifaces: FilePlan['ifaces'];
     let typeNames: FilePlan['typeNames'];
+    let embedding: FilePlan['embedding'];
     if (!recordsShift(was.types, next.types)) {
       const taken = this.typesTaken(file, next);
       if (typeof taken === 'string') return taken;
       fields = taken.fields;
       if (taken.ifaces.types.size > 0) ifaces = taken.ifaces;
       if (taken.came.size + taken.went.size > 0) typeNames = { came: taken.came, went: taken.went };
+      if (taken.embedding.types.size > 0) embedding = taken.embedding;
     }
     let imports: FilePlan['imports'];
     if (!recordsShift(was.imports, next.imports)) {
@@ -687,7 +691,7 @@ export class ResolveSession {
     }
     const old = unitsOf(was.funcs);
     const now = unitsOf(next.funcs);
-    const plan: FilePlan = { file, next, old, now, changed: [], moved: [], lines: new Map(), same: [], added: [], removed: [], imports, fields, ifaces, typeNames, resigned: [] };
+    const plan: FilePlan = { file, next, old, now, changed: [], moved: [], lines: new Map(), same: [], added: [], removed: [], imports, fields, ifaces, typeNames, embedding, resigned: [] };
     // With types that came or went, the functions that name one (before or after) read otherwise.
     const typeName = typeNames && new Set([...typeNames.came, ...typeNames.went]);
     const namesType = (funcs: FuncFacts[], unit: Unit, part: (f: FuncFacts) => unknown = (f) => f) => !!typeName && unit.some((i) => namesIn(part(funcs[i]), typeName));
@@ -733,7 +737,7 @@ export class ResolveSession {
    * this build whose embedded fields stay (so method sets stay), or such an interface whose embedded
    * interfaces stay, none of those names having been looked up for a package value's type.
    */
-  private typesTaken(file: FileInfo, next: FileFacts): ({ fields: Set<string>; ifaces: NonNullable<FilePlan['ifaces']> } & NonNullable<FilePlan['typeNames']>) | string {
+  private typesTaken(file: FileInfo, next: FileFacts): ({ fields: Set<string>; ifaces: NonNullable<FilePlan['ifaces']>; embedding: NonNullable<FilePlan['embedding']> } & NonNullable<FilePlan['typeNames']>) | string {
     const names = (types: TypeFacts[]) => types.map((t) => t.name);
     const [wasNames, nowNames] = [names(file.facts.types), names(next.types)];
     if (new Set(wasNames).size !== wasNames.length || new Set(nowNames).size !== nowNames.length) return 'its types changed (a type is declared twice)';
@@ -744,6 +748,7 @@ export class ResolveSession {
     if (was.some((t, i) => t.name !== kept[i].name)) return 'its types changed (their order)';
     const fields = new Set<string>();
     const ifaces = { types: new Set<string>(), names: new Set<string>() };
+    const embedding = { types: new Set<string>(), names: new Set<string>() };
     const differ = <T extends { name: string }>(a: T[], b: T[], into: Set<string>) => {
       const before = new Map(a.map((x) => [x.name, JSON.stringify(x, noLines)]));
       const after = new Map(b.map((x) => [x.name, JSON.stringify(x, noLines)]));
@@ -755,8 +760,17 @@ export class ResolveSession {
       if (typeText(a) === typeText(b)) continue;
       const plain = !a.alias && !b.alias && !a.tparams?.length && !b.tparams?.length && file.pkg.types.get(a.name)?.file === file;
       if (plain && a.t.k === 'struct' && b.t.k === 'struct') {
-        // Embedded fields make method sets: they stay.
-        if (fieldText(a.t.fields.filter((f) => f.embedded)) !== fieldText(b.t.fields.filter((f) => f.embedded))) return `its types changed (${a.name}: its embedded fields)`;
+        const [ea, eb] = [a.t.fields.filter((f) => f.embedded), b.t.fields.filter((f) => f.embedded)];
+        if (fieldText(ea) !== fieldText(eb)) {
+          // Embedded fields make the struct's method set, and promote their types' members: those
+          // (read with the file's imports, which must stay) are taken as members that changed.
+          if (!recordsShift(file.facts.imports, next.imports)) return `its types changed (${a.name}: its embedded fields, with the file's imports)`;
+          // Those that came or went (one that stays promotes what it did, but for names a new one
+          // shadows or makes ambiguous, which that one promotes).
+          const [ta, tb] = [new Set(ea.map((f) => fieldText([f]))), new Set(eb.map((f) => fieldText([f])))];
+          for (const f of [...ea.filter((f) => !tb.has(fieldText([f]))), ...eb.filter((f) => !ta.has(fieldText([f])))]) this.promotedNames(f.t, file, embedding.names);
+          embedding.types.add(a.name);
+        }
         differ(a.t.fields, b.t.fields, fields);
       } else if (plain && a.t.k === 'iface' && b.t.k === 'iface') {
         if (JSON.stringify(a.t.embeds, noLines) !== JSON.stringify(b.t.embeds, noLines)) return `its types changed (${a.name}: the interfaces it embeds)`;
@@ -764,7 +778,7 @@ export class ResolveSession {
         differ(a.t.methods, b.t.methods, ifaces.names);
       } else return `its types changed (${a.name}: more than a struct's fields or an interface's methods)`;
     }
-    for (const n of [...fields, ...ifaces.names]) if (this.resolver.types.valueMembers.has(n)) return `its types changed (a member ${n}, whose name a package value's type looked up)`;
+    for (const n of [...fields, ...ifaces.names, ...embedding.names]) if (this.resolver.types.valueMembers.has(n)) return `its types changed (a member ${n}, whose name a package value's type looked up)`;
     const taken = { came, went, members: new Set([...fields, ...ifaces.names]) };
     for (const n of came) {
       const why = this.typeAddable(file, next.types.find((t) => t.name === n)!, next, true, taken);
@@ -774,7 +788,30 @@ export class ResolveSession {
       const why = this.typeAddable(file, file.facts.types.find((t) => t.name === n)!, next, false, taken);
       if (why) return `its types changed (a type went: ${why})`;
     }
-    return { fields, ifaces, came, went };
+    return { fields, ifaces, came, went, embedding };
+  }
+
+  /**
+   * Into `into`, the names of the members an embedded field of type `t` (in `file`) promotes: its
+   * type's method set, and its struct's fields with what they embed in turn (as far as method sets
+   * go). A type this build cannot tell promotes nothing, here as in resolution.
+   */
+  private promotedNames(t: TypeExpr, file: FileInfo, into: Set<string>, depth = 0): void {
+    const types = this.resolver.types;
+    let rt = types.unalias(types.resolve(t, file));
+    if (rt.k === 'ptr') rt = types.unalias(rt.e);
+    if (rt.k !== 'named') return;
+    const u = types.underlying(rt);
+    if (u.k === 'iface') {
+      for (const n of types.ifaceMethods(u).keys()) into.add(n);
+      return;
+    }
+    for (const n of this.resolver.impls.methodSet(rt.t).keys()) into.add(n);
+    if (u.k !== 'struct' || depth > 6) return;
+    for (const f of u.fields) {
+      into.add(f.name);
+      if (f.embedded) this.promotedNames(f.t, u.file, into, depth + 1);
+    }
   }
 
   /**
@@ -887,6 +924,24 @@ export class ResolveSession {
     if (adding && (pkg.funcs.has(f.local) || type.methods.has(f.name))) return `${f.local} is declared in another file too`;
     if (!adding && (pkg.funcs.get(f.local) !== info || info?.variants || type.methods.get(f.name) !== info)) return `${f.local} has other declarations`;
     return undefined;
+  }
+
+  /** The types `types`, with those defined by one of them (`type V S`), through others as far as they go. */
+  private definedBy(types: Set<TypeInfo>): Set<TypeInfo> {
+    const out = new Set(types);
+    const r = this.resolver.types;
+    const defined = this.program.types.filter((t) => t.file.active && !t.facts.alias && t.facts.t.k === 'named');
+    for (let grew = true; grew; ) {
+      grew = false;
+      for (const t of defined) {
+        if (out.has(t)) continue;
+        const d = r.resolve(t.facts.t, t.file);
+        if (d.k !== 'named' || !out.has(d.t)) continue;
+        out.add(t);
+        grew = true;
+      }
+    }
+    return out;
   }
 
   /** The interfaces `changed`, with those that embed one of them, through others as far as they go. */
@@ -1122,8 +1177,13 @@ export class ResolveSession {
     // A struct that embeds one of them has their methods in its method set; an interface that embeds
     // one lists them in its record.
     for (const t of ifaceTypes.length ? this.ifaceEmbedders(ifaceTypes) : []) methodTypes.add(t);
+    // The structs whose embedded fields changed, and the types defined by one (`type V S`, whose
+    // method sets take what the struct's embedded fields promote): their method sets.
+    const embeddingTypes = new Set(plans.flatMap((p) => [...(p.embedding?.types ?? [])].map((n) => p.file.pkg.types.get(n)!)));
+    for (const t of embeddingTypes.size ? this.definedBy(embeddingTypes) : []) methodTypes.add(t);
     for (const p of plans) {
-      for (const n of p.ifaces?.names ?? []) {
+      // The members the structs' embedded fields promoted or promote.
+      for (const n of [...(p.ifaces?.names ?? []), ...(p.embedding?.names ?? [])]) {
         methodNames.add(n);
         keptTypeMethods.add(n);
       }
@@ -1165,7 +1225,9 @@ export class ResolveSession {
     for (const k of [...looked, ...this.deps.bodiesReadBy(looked)]) seeds.add(k);
     const forced = r.flowReaders(looked);
     // The dispatch answers of the interfaces whose implementations changed.
-    if (methodNames.size > 0 || ifaceTypes.length > 0) for (const key of r.methodsChanged(methodTypes, methodNames, ifaceTypes.length > 0)) seeds.add(`d:${key}`);
+    // (With structs whose embedded fields changed, their method sets are made again even when those
+    // promote nothing: which types they embed is kept with them, see Implementations.methodSet.)
+    if (methodNames.size > 0 || ifaceTypes.length > 0 || embeddingTypes.size > 0) for (const key of r.methodsChanged(methodTypes, methodNames, ifaceTypes.length > 0)) seeds.add(`d:${key}`);
     for (const key of [...typesDropped, ...r.refreshCreated(plans.map((p) => p.file), structs)]) seeds.add(`d:${key}`);
     lap('created');
     const members = (tops: Iterable<FuncInfo>) => [...tops].flatMap((top) => (this.infos.get(top.file) ?? []).filter((fn) => topOf(fn) === top));

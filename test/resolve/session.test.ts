@@ -342,8 +342,30 @@ describe('ResolveSession', () => {
     assert.deepEqual(edges(box.graph!, 'fire'), edges(before, 'fire'));
     assert.ok(edges(box.graph!, 'fire').length > 0, 'fire calls what wire stored');
     assert.equal(s.edit(path, (t) => t.replace('\textra *resultCache\n', '').replace('\tspare otherCache\n', '').replace('*otherCache\n', '*resultCache\n')).refused, undefined);
-    const embedded = s.edit(path, (t) => t.replace('\tbaseManager\n', '\tbaseManager\n\tresultCache\n'));
-    assert.match(embedded.refused ?? '', /embedded fields/);
+  });
+
+  it('takes a struct\'s embedded fields that come, go or change, with the members they promote and the method sets they make', () => {
+    const { s, path, edges, before } = sessionFixture();
+    assert.deepEqual(['syncVia', 'syncAll'].map((c) => edges(before, c)), [['(*baseManager).Sync promoted-method'], ['(*baseManager).Sync iface-flow']]);
+    // resultCache in baseManager's place: Sync is promoted no more, so managerView is no Syncer and
+    // syncAll falls back to the types that are; Get is promoted now.
+    const other = s.edit(path, (t) => t.replace('\tbaseManager\n', '\tresultCache\n'));
+    assert.equal(other.refused, undefined);
+    assert.deepEqual(['syncVia', 'syncAll'].map((c) => edges(other.graph!, c)), [[], ['(*baseManager).Sync iface-cha']]);
+    // Both, and an interface: its methods are in the method set too.
+    const both = s.edit(path, (t) => t.replace('\tresultCache\n', '\tbaseManager\n\t*resultCache\n\tGetter\n'));
+    assert.equal(both.refused, undefined);
+    assert.deepEqual(edges(both.graph!, 'syncVia'), edges(before, 'syncVia'));
+    const back = s.edit(path, (t) => t.replace('\tbaseManager\n\t*resultCache\n\tGetter\n', '\tbaseManager\n'));
+    assert.equal(back.refused, undefined);
+    assert.deepEqual(['syncVia', 'syncAll'].map((c) => edges(back.graph!, c)), ['syncVia', 'syncAll'].map((c) => edges(before, c)));
+    // An embedded type that promotes nothing yet, then gains a method: the struct's method set has it.
+    assert.equal(s.edit(path, (t) => t.replace('\tbaseManager\n', '\tbaseManager\n\tmarker\n')).refused, undefined);
+    const mark = s.edit('pkg/kubelet/sizes.go', (t) => `${t}\nfunc (marker) Mark() {}\n`);
+    assert.equal(mark.refused, undefined);
+    assert.deepEqual(edges(mark.graph!, 'markAll'), ['marker.Mark iface-flow']);
+    // Refused: embedded fields that change with the file's imports (read with the imports before).
+    assert.match(s.edit(path, (t) => t.replace('package kubelet\n', 'package kubelet\n\nimport "sync"\n').replace('\tbaseManager\n', '\tbaseManager\n\tsync.Mutex\n')).refused ?? '', /embedded fields, with the file's imports/);
   });
 
   it('takes methods whose signatures change and interfaces whose methods change, asking again which types implement what', () => {
@@ -457,7 +479,7 @@ describe('ResolveSession', () => {
       ['a type added that another file declares', (t) => `${t}\ntype podWorkers struct{}\n`, /a type came: podWorkers is declared elsewhere/],
       ['a method added on a type of another package', (t) => `${t}\nfunc (kl *Kubelet) atlasMethod() {}\nfunc (s *atlasNowhere) atlasMethod() {}\n`, /method was added/],
       ['an import', (t) => t.replace('import (', 'import (\n\t. "strings"'), /dot imports changed/],
-      ['a type', (t) => t.replace(/type Kubelet struct \{/, 'type Kubelet struct {\n\tsync.Mutex'), /embedded fields/],
+      ['a type made an alias', (t) => t.replace(/type Kubelet struct \{/, 'type atlasAlias = int\n\ntype Kubelet struct {'), /a type came: atlasAlias is generic or an alias/],
     ];
     for (const [what, change, why] of refusals) {
       const out = s.edit(KUBELET, change);
