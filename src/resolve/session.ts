@@ -773,7 +773,18 @@ export class ResolveSession {
         }
         differ(a.t.fields, b.t.fields, fields);
       } else if (plain && a.t.k === 'iface' && b.t.k === 'iface') {
-        if (JSON.stringify(a.t.embeds, noLines) !== JSON.stringify(b.t.embeds, noLines)) return `its types changed (${a.name}: the interfaces it embeds)`;
+        const [ta, tb] = [new Set(a.t.embeds.map((e) => JSON.stringify(e, noLines))), new Set(b.t.embeds.map((e) => JSON.stringify(e, noLines)))];
+        const embeds = [...a.t.embeds.filter((e) => !tb.has(JSON.stringify(e, noLines))), ...b.t.embeds.filter((e) => !ta.has(JSON.stringify(e, noLines)))];
+        if (embeds.length > 0) {
+          // The methods of the interfaces that came or went (read with the file's imports, which must stay).
+          if (!recordsShift(file.facts.imports, next.imports)) return `its types changed (${a.name}: the interfaces it embeds, with the file's imports)`;
+          for (const e of embeds) {
+            const u = this.resolver.types.underlying(this.resolver.types.unalias(this.resolver.types.resolve(e, file)));
+            if (u.k === 'iface') for (const n of this.resolver.types.ifaceMethods(u).keys()) ifaces.names.add(n);
+            else if (u.k === 'basic' && u.n === 'error') ifaces.names.add('Error');
+            else return `its types changed (${a.name}: it embeds what is not an interface this build knows)`;
+          }
+        }
         ifaces.types.add(a.name);
         differ(a.t.methods, b.t.methods, ifaces.names);
       } else return `its types changed (${a.name}: more than a struct's fields or an interface's methods)`;

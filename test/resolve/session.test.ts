@@ -385,8 +385,15 @@ describe('ResolveSession', () => {
     assert.equal(back.refused, undefined);
     assert.deepEqual(edges(back.graph!, 'probeAll'), edges(before, 'probeAll'));
     assert.deepEqual(edges(back.graph!, 'holdAll'), edges(before, 'holdAll'));
-    const embedded = s.edit(path, (t) => t.replace('type Prober interface {\n', 'type Prober interface {\n\tGetter\n'));
-    assert.match(embedded.refused ?? '', /the interfaces it embeds/);
+    // What an interface embeds: fullProber embeds Getter for Prober, then both; a struct that embeds it has their methods.
+    const getter = s.edit('pkg/kubelet/status.go', (t) => t.replace('type fullProber interface{ Prober }', 'type fullProber interface{ Getter }'));
+    assert.equal(getter.refused, undefined);
+    assert.deepEqual(edges(getter.graph!, 'holdAll'), []);
+    const both = s.edit('pkg/kubelet/status.go', (t) => t.replace('type fullProber interface{ Getter }', 'type fullProber interface {\n\tGetter\n\tProber\n}'));
+    assert.equal(both.refused, undefined);
+    assert.deepEqual(edges(both.graph!, 'holdAll'), edges(before, 'holdAll'));
+    const embedded = s.edit('pkg/kubelet/status.go', (t) => t.replace('\tGetter\n\tProber\n', '\tGetter\n\tProber\n\tatlasNowhere\n'));
+    assert.match(embedded.refused ?? '', /it embeds what is not an interface this build knows/);
   });
 
   it('takes plain functions whose signatures change or that go, re-resolving what names them in files the edit did not touch', () => {
