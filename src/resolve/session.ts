@@ -6,10 +6,10 @@
  * While it resolves, the session keeps what each function's resolution and each query read (see
  * Deps). An edit is taken when every changed file keeps its package, values and diagnostics (their
  * positions may move); plain functions and methods may come, go or take another signature (not a
- * generic function's, nor a method's receiver), a struct's fields may come, go or change type while
- * its embedded fields stay, a type may come or go (with its methods) where only its file's
- * functions name it (see typesTaken), and imports may change where the file's declarations name none
- * of the names they bind otherwise (see importsTaken). The functions (with their closures) whose records changed
+ * generic function's, nor a method's receiver), a struct's fields (embedded ones too) and an
+ * interface's methods and embedded interfaces may come, go or change, a type may come or go (with
+ * its methods) where only its file's functions name it (see typesTaken), and imports may change
+ * where the file's declarations name none of the names they bind otherwise (see importsTaken). The functions (with their closures) whose records changed
  * (or that name such a name) are *changed*, those whose records only moved are *moved*, and those
  * whose records are the same, positions included, keep their old records and are left alone. Then:
  *
@@ -733,9 +733,11 @@ export class ResolveSession {
    * The names of the fields that came, went or took another type in `next`'s struct types (and of
    * the interfaces' methods that did, and of the types that came and went), when the file can take
    * its types in place, or why not: the types it keeps stay in their order, each type that came or
-   * went can (see typeAddable), and each kept type that changed is a plain (not generic) struct of
-   * this build whose embedded fields stay (so method sets stay), or such an interface whose embedded
-   * interfaces stay, none of those names having been looked up for a package value's type.
+   * went can (see typeAddable), and each kept type that changed is a plain (not generic) struct or
+   * interface of this build, none of those names having been looked up for a package value's type.
+   * Embedded fields and interfaces that came or went (the file's imports staying) add the names of
+   * the members they promote (see promotedNames) or the methods they bring, and for a struct its
+   * name in `embedding` (its method set is made again).
    */
   private typesTaken(file: FileInfo, next: FileFacts): ({ fields: Set<string>; ifaces: NonNullable<FilePlan['ifaces']>; embedding: NonNullable<FilePlan['embedding']> } & NonNullable<FilePlan['typeNames']>) | string {
     const names = (types: TypeFacts[]) => types.map((t) => t.name);
