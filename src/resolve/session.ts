@@ -1007,15 +1007,18 @@ export class ResolveSession {
   private mentions(plans: FilePlan[]): Set<FuncInfo> | string {
     const out = new Set<FuncInfo>();
     for (const plan of plans) {
+      // A unit's top-level function, by key: before the edit and after.
+      const was = (k: string) => plan.file.facts.funcs[plan.old.get(k)![0]];
+      const now = (k: string) => plan.next.funcs[plan.now.get(k)![0]];
       // Methods are looked up by name on types, not named: what looked them up is found otherwise (see apply).
-      const facts = [...[...plan.added, ...plan.resigned].map((k) => plan.next.funcs[plan.now.get(k)![0]]), ...plan.removed.map((k) => plan.file.facts.funcs[plan.old.get(k)![0]])].filter((f) => f.kind === 'func');
+      const facts = [...[...plan.added, ...plan.resigned].map(now), ...plan.removed.map(was)].filter((f) => f.kind === 'func');
       if (facts.length === 0) continue;
       const pkg = plan.file.pkg;
       const wanted = new Set(facts.map((f) => f.name));
       // A package value may name a function whose results stay, by calling it (see calledOnly): its
       // type stays, and the calls are resolved again with the initializer that makes them, which
       // names it (see below).
-      const callable = new Set(plan.resigned.filter((k) => sameResults(plan.file.facts.funcs[plan.old.get(k)![0]], plan.next.funcs[plan.now.get(k)![0]])).map((k) => plan.next.funcs[plan.now.get(k)![0]].name));
+      const callable = new Set(plan.resigned.filter((k) => sameResults(was(k), now(k))).map((k) => now(k).name));
       const meets = (names: Set<string>) => [...wanted].some((w) => names.has(w));
       for (const file of this.importersOf(pkg.path)) {
         const infos = this.infos.get(file);
