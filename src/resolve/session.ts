@@ -860,7 +860,8 @@ export class ResolveSession {
         if (!parts || parts.some((p) => namesIn(p, named) && (p.embedded || !taken.members.has(p.name)))) return `another declaration of the file (${o.name}) names ${n}`;
       }
     }
-    for (const other of [...pkg.files, ...this.importersOf(pkg.path)]) {
+    // Its package's files are among them (see importersOf).
+    for (const other of this.importersOf(pkg.path)) {
       if (other === file) continue;
       if (other.facts.types.some((o) => o.name === n)) return `${n} is declared elsewhere in its package`;
       if (other.pkg === pkg && hasMethods(other.facts.funcs)) return `${n} has methods in another file`;
