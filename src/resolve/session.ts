@@ -769,14 +769,12 @@ export class ResolveSession {
           if (!recordsShift(file.facts.imports, next.imports)) return `its types changed (${a.name}: its embedded fields, with the file's imports)`;
           // Those that came or went (one that stays promotes what it did, but for names a new one
           // shadows or makes ambiguous, which that one promotes).
-          const [ta, tb] = [new Set(ea.map((f) => fieldText([f]))), new Set(eb.map((f) => fieldText([f])))];
-          for (const f of [...ea.filter((f) => !tb.has(fieldText([f]))), ...eb.filter((f) => !ta.has(fieldText([f])))]) this.promotedNames(f.t, file, embedding.names);
+          for (const f of cameOrWent(ea, eb)) this.promotedNames(f.t, file, embedding.names);
           embedding.types.add(a.name);
         }
         differ(a.t.fields, b.t.fields, fields);
       } else if (plain && a.t.k === 'iface' && b.t.k === 'iface') {
-        const [ta, tb] = [new Set(a.t.embeds.map((e) => JSON.stringify(e, noLines))), new Set(b.t.embeds.map((e) => JSON.stringify(e, noLines)))];
-        const embeds = [...a.t.embeds.filter((e) => !tb.has(JSON.stringify(e, noLines))), ...b.t.embeds.filter((e) => !ta.has(JSON.stringify(e, noLines)))];
+        const embeds = cameOrWent(a.t.embeds, b.t.embeds);
         if (embeds.length > 0) {
           // The methods of the interfaces that came or went (read with the file's imports, which must stay).
           if (!recordsShift(file.facts.imports, next.imports)) return `its types changed (${a.name}: the interfaces it embeds, with the file's imports)`;
@@ -1667,6 +1665,13 @@ function namesIn(x: unknown, names: Set<string>): boolean {
 /** A type's record as text, without positions, docs and fingerprints: what resolution reads of it. */
 function typeText(t: TypeFacts): string {
   return JSON.stringify({ name: t.name, t: t.t, alias: t.alias, tparams: t.tparams }, noLines);
+}
+
+/** The items of `was` that `now` has not and those of `now` that `was` has not, compared as text without their lines. */
+function cameOrWent<T>(was: readonly T[], now: readonly T[]): T[] {
+  const text = (x: T) => JSON.stringify(x, noLines);
+  const [before, after] = [new Set(was.map(text)), new Set(now.map(text))];
+  return [...was.filter((x) => !after.has(text(x))), ...now.filter((x) => !before.has(text(x)))];
 }
 
 /** Fields as text, without their lines. */
