@@ -724,13 +724,14 @@ function build(opts: IndexOptions, useSnapshot: boolean): IndexResult {
   // rather than compared with the last graph's for a delta that would name every caller (0.4-0.5 s
   // of such a build in a watch on v1.28, for a delta then found too large).
   forgetDeltaBase();
-  const summary = writeResolved(graph, { dir, stamp, inputs, manifest, memo: opts.memo, prior: state });
+  const summary = writeResolved(graph, { dir, stamp, inputs, manifest, memo: opts.memo, prior: state, lap });
   if (session) keepSession(opts.memo!, dir, inputs, session);
   keepSnapshot();
+  lap('write.snapshot');
   const owner = { of: JSON.stringify({ root: opts.root, ctx: opts.ctx, scope: opts.scope ?? 'default' }), stamp: toolStamp(), builtAt: Date.now() };
   writeOwner(dir, owner);
   pruneIndexes(join(dir, '..'), basename(dir), owner);
-  lap('write');
+  lap('write.owner');
   return { graph, summary, timings, files: { total: files.length, parsed, cached: contents.length - parsed, read }, parser, parseThreads, fromCache: false, refused, changed: changedPaths };
 }
 
@@ -1365,7 +1366,7 @@ function parseFiles(contents: FileContent[], packFile: string, opts: IndexOption
   lap('parse');
   pack?.close();
   if (append && fresh.length > 0) appendFactsEntries(packFile, fresh, liveKeys(contents));
-  lap('write');
+  lap('write.facts');
   return { factsByPath, factsHashes, parsed: missing.length + (before.early?.size ?? 0), parser: { native: nativeParserInUse(), workers: workersFor(missing.length, opts.workers) }, parseThreads: clock };
 }
 
