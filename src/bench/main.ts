@@ -99,7 +99,8 @@ function rawChild(): number {
  * Kubelet added (what looks its name up is resolved again), a type appended with a method named
  * Start (which interfaces with a Start method it implements is asked again), or a parameter added to
  * the file's first function that is not a method (a signature changed: what names the function is
- * resolved again).
+ * resolved again), or the number in a constant that a `wait` helper takes as its period changed (what
+ * writes the period out is resolved again).
  */
 const EDITS: Record<string, (bytes: Buffer) => Buffer> = {
   comment: (b) => Buffer.concat([b, Buffer.from('\n// edited by the benchmark\n')]),
@@ -128,6 +129,17 @@ const EDITS: Record<string, (bytes: Buffer) => Buffer> = {
     if (!at) throw new Error(`${EDITED} declares no function (not a method): the benchmark's signature edit needs one`);
     const end = at.index + at[0].length;
     return Buffer.from(`${text.slice(0, end)}kubeletAtlasBenchmarkParam int${text[end] === ')' ? '' : ', '}${text.slice(end)}`);
+  },
+  // The number in the value of the first constant of the file that a `wait` helper takes as its
+  // period (`ImageGCPeriod = 5 * time.Minute` in v1.28's kubelet.go) made one more: what writes the
+  // period out is resolved again.
+  period: (b) => {
+    const text = b.toString('utf8');
+    const names = [...text.matchAll(/\bwait\.\w+\([\s\S]*?\}?, (\w+), /g)].map((m) => m[1]);
+    const at = names.map((n) => new RegExp(`^\\t${n} += (\\d+)\\b`, 'm').exec(text)).find((m) => m);
+    if (!at) throw new Error(`${EDITED} declares no constant with a number that a wait helper takes as its period: the benchmark's period edit needs one`);
+    const end = at.index + at[0].length;
+    return Buffer.from(`${text.slice(0, end - at[1].length)}${Number(at[1]) + 1}${text.slice(end)}`);
   },
   // A call to a method of the Kubelet that takes no arguments, put first in the body of the first
   // method of the Kubelet whose body opens on its declaration's line: an edit of a body that changes
@@ -427,6 +439,7 @@ async function watchRows(a: {
       ['a type added with a method', a.edited, a.original, 'type'],
       ['a field added to the Kubelet', a.edited, a.original, 'field'],
       ['a parameter added to a function', a.edited, a.original, 'signature'],
+      ['a period constant\'s number changed', a.edited, a.original, 'period'],
       [`${a.small.slice(a.root.length + 1)}: a comment appended`, a.small, a.smallOriginal, 'comment'],
       [`${a.small.slice(a.root.length + 1)}: a comment line put first`, a.small, a.smallOriginal, 'top'],
     ];

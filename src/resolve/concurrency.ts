@@ -95,7 +95,10 @@ function constValue(e: Expr, scope: Scope, resolver: CallResolver, depth: number
       const x = resolver.types.typeOf(e.x, scope);
       if (x.k === 'pkg') v = resolver.program.packages.get(x.path)?.values.get(e.n);
     }
-    if (v?.facts.v) return constValue(v.facts.v, { file: v.file, pos: 0 }, resolver, depth + 1) ?? renderExpr(v.facts.v);
+    if (!v) return undefined;
+    // An edit of the value's numbers makes the reader's records again (see ResolveSession).
+    resolver.deps?.note(`v:${v.id}`);
+    if (v.facts.v) return constValue(v.facts.v, { file: v.file, pos: 0 }, resolver, depth + 1) ?? renderExpr(v.facts.v);
     return undefined;
   }
   if (e.k === 'bin') {

@@ -12,10 +12,12 @@
  * - `k:` the callers of a function, by ID, as the edges have them (the callers' table, read by the
  *   channel records: see ResolveSession.channelsNow);
  * - `m:` the members of that name of any type (a lookup of a field or method: see Types.member);
+ * - `v:` a package value, by ID, where its expression is read for the numbers in it (a goroutine's
+ *   period written out: see concurrency.ts);
  * - a query's reader key, for the answer of that query.
  *
- * Other declarations (types, signatures, package values, imports) are not keys: an edit that changes
- * them is not re-resolved this way. Reads are kept both ways, so that the readers of a key are found at
+ * Other declarations (types, signatures, package values but for their numbers, imports) are not
+ * keys: an edit that changes them is not re-resolved this way. Reads are kept both ways, so that the readers of a key are found at
  * once and a reader read again forgets what it read before.
  */
 export class Deps {

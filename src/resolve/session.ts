@@ -5,7 +5,7 @@
  *
  * While it resolves, the session keeps what each function's resolution and each query read (see
  * Deps). An edit is taken when every changed file keeps its package, values and diagnostics (their
- * positions may move); plain functions and methods may come, go or take another signature (not a
+ * positions may move, and a value's numbers may change: see literalsChanged); plain functions and methods may come, go or take another signature (not a
  * generic function's, nor a method's receiver), a struct's fields (embedded ones too) and an
  * interface's methods and embedded interfaces may come, go or change, a type may come or go (with
  * its methods) where only its file's functions name it (see typesTaken), and imports may change
@@ -32,7 +32,7 @@
  * query engine fired (answers then depend on order).
  */
 import type { ChannelOpRecord, Diagnostic, Edge, GoroutineRecord, Graph, GraphChanges, SymbolRecord, UnresolvedSite } from '../model/index.js';
-import type { FileFacts, FuncFacts, TypeFacts, TypeExpr } from '../parse/index.js';
+import type { FileFacts, FuncFacts, TypeFacts, TypeExpr, ValueFacts } from '../parse/index.js';
 import { recordsShift } from '../parse/index.js';
 import type { FileInfo, FuncInfo, PackageInput, PkgInfo, Program, TypeInfo } from './program.js';
 import { factsDiagnostics, funcsInOrder, importsOf } from './program.js';
@@ -202,6 +202,8 @@ interface FilePlan {
   resigned: string[];
   /** The names the file's imports bind now, when they changed, and the names bound otherwise (see importsTaken). */
   imports?: Pick<FileInfo, 'imports' | 'dot'> & { names: Set<string> };
+  /** The package values whose numbers changed, and nothing else of them (see literalsChanged), when any did. */
+  literals?: Set<string>;
 }
 
 export class ResolveSession {
@@ -668,9 +670,12 @@ export class ResolveSession {
     if (!infos) return 'declares a function twice';
     const was = file.facts;
     if (was.pkg !== next.pkg) return 'its package clause changed';
-    for (const part of ['values', 'diagnostics'] as const) {
-      if (!recordsShift(was[part], next[part])) return `its ${part} changed`;
+    let literals: Set<string> | undefined;
+    if (!recordsShift(was.values, next.values)) {
+      literals = literalsChanged(was.values, next.values);
+      if (!literals) return 'its values changed';
     }
+    if (!recordsShift(was.diagnostics, next.diagnostics)) return 'its diagnostics changed';
     let fields: Set<string> | undefined;
     let ifaces: FilePlan['ifaces'];
     let typeNames: FilePlan['typeNames'];
@@ -691,7 +696,7 @@ export class ResolveSession {
     }
     const old = unitsOf(was.funcs);
     const now = unitsOf(next.funcs);
-    const plan: FilePlan = { file, next, old, now, changed: [], moved: [], lines: new Map(), same: [], added: [], removed: [], imports, fields, ifaces, typeNames, embedding, resigned: [] };
+    const plan: FilePlan = { file, next, old, now, changed: [], moved: [], lines: new Map(), same: [], added: [], removed: [], imports, fields, ifaces, typeNames, embedding, resigned: [], literals };
     // With types that came or went, the functions that name one (before or after) read otherwise.
     const typeName = typeNames && new Set([...typeNames.came, ...typeNames.went]);
     const namesType = (funcs: FuncFacts[], unit: Unit, part: (f: FuncFacts) => unknown = (f) => f) => !!typeName && unit.some((i) => namesIn(part(funcs[i]), typeName));
@@ -1233,6 +1238,14 @@ export class ResolveSession {
     // What changed, as the keys of Deps.
     const seeds = new Set<string>();
     for (const top of [...changedTops, ...goneTops, ...mentions]) seeds.add(`b:${r.unitOf(top)}`);
+    // Package values whose numbers changed: what read their expressions for a number (a goroutine's
+    // period, see concurrency.ts) is resolved again. Nothing else reads a number's text.
+    for (const p of plans) {
+      for (const n of p.literals ?? []) {
+        const v = p.file.pkg.values.get(n);
+        if (v?.file === p.file) seeds.add(`v:${v.id}`);
+      }
+    }
     // Members (methods, interface methods, fields) that came, went or changed: what looked their names
     // up, the bodies those readers read (whose bindings' types they made for others too), and the
     // field-flow parts that looked them up (a store into `x.m().f` is keyed by m's result).
@@ -1533,6 +1546,36 @@ function typesInOrder(program: Program): TypeInfo[] {
     }
   }
   return out;
+}
+
+/**
+ * The names of the values of `now` whose numbers (integer and floating-point literals: the only
+ * literals whose text the facts keep) differ from `was`'s, when nothing else of them does but where
+ * they are (see recordsShift); undefined otherwise. A number's text is read only where a goroutine's
+ * period is written out; its kind (integer or not), which gives it its type, must stay.
+ */
+function literalsChanged(was: readonly ValueFacts[], now: readonly ValueFacts[]): Set<string> | undefined {
+  if (was.length !== now.length) return undefined;
+  const texts: string[][] = [];
+  // The records with each number's text taken out (and listed, in order, by value).
+  const bare = (values: readonly ValueFacts[]) =>
+    values.map((v) => {
+      const found: string[] = [];
+      texts.push(found);
+      return JSON.parse(JSON.stringify(v), (_k, x: unknown) => {
+        const lit = x as { k?: string; t?: string; v?: unknown } | null;
+        if (lit?.k !== 'lit' || typeof lit.v !== 'string') return x;
+        found.push(lit.v);
+        return { k: 'lit', t: lit.t };
+      }) as ValueFacts;
+    });
+  if (!recordsShift(bare(was), bare(now))) return undefined;
+  const changed = new Set<string>();
+  for (let i = 0; i < was.length; i++) {
+    const [a, b] = [texts[i], texts[was.length + i]];
+    if (a.length !== b.length || a.some((t, k) => t !== b[k])) changed.add(now[i].name);
+  }
+  return changed;
 }
 
 /** `order` less the functions of `gone`, in `into` when it has room for all of `order` (see fitted). */

@@ -520,6 +520,26 @@ describe('ResolveSession', () => {
     assert.deepEqual(again.graph!.diagnostics.filter((d) => d.file === KUBELET && d.code === 'syntax').map((d) => d.line), syntax.map((d) => (d.line ?? 0) + 1));
   });
 
+  it("takes a package value's numbers changed: the periods of the goroutines that name it are written out again, and nothing else is resolved", () => {
+    const s = session('kubelike');
+    const path = 'pkg/kubelet/volumemanager/volume_manager.go';
+    const periods = (g: Graph) => g.goroutines.filter((x) => x.period?.startsWith('reconcilerLoopSleepPeriod')).map((x) => x.period);
+    assert.deepEqual(periods(s.edit(path, (t) => t).graph!), ['reconcilerLoopSleepPeriod (= 100 * time.Millisecond)']);
+    const slower = s.edit(path, (t) => t.replace('reconcilerLoopSleepPeriod      = 100 *', 'reconcilerLoopSleepPeriod      = 250 *'));
+    assert.equal(slower.refused, undefined);
+    assert.deepEqual(periods(slower.graph!), ['reconcilerLoopSleepPeriod (= 250 * time.Millisecond)']);
+    assert.equal(slower.redone, 1, 'the one function whose goroutine has that period');
+    // A value no period names (a poll's timeout): taken, and nothing resolved again.
+    const other = s.edit(path, (t) => t.replace('+ 3*time.Second', '+ 4*time.Second'));
+    assert.equal(other.refused, undefined);
+    assert.equal(other.redone, 0);
+    // A number that becomes another kind of number (an untyped float, not an integer), or a name: refused.
+    assert.match(s.edit(path, (t) => t.replace('= 250 *', '= 2.5 *')).refused ?? '', /its values changed/);
+    assert.match(s.edit(path, (t) => t.replace('= 250 *', '= populatorLoopSleepPeriod *')).refused ?? '', /its values changed/);
+    const back = s.edit(path, (t) => t.replace('= 250 *', '= 100 *'));
+    assert.deepEqual(periods(back.graph!), ['reconcilerLoopSleepPeriod (= 100 * time.Millisecond)']);
+  });
+
   it('gives the graph a resolution from nothing gives after 60 random line edits of the kubelet package', () => {
     const s = session('kubelike', { prepare: true });
     const files = [...s.texts.keys()].filter((p) => p.startsWith('pkg/kubelet/') && s.active.has(p));
