@@ -5,7 +5,8 @@
  *
  * While it resolves, the session keeps what each function's resolution and each query read (see
  * Deps). An edit is taken when every changed file keeps its package, values and diagnostics (their
- * positions may move, and a value's numbers may change: see literalsChanged); plain functions and methods may come, go or take another signature (not a
+ * positions may move, a value's numbers may change, and constants may come, go or change: see
+ * literalsChanged and constsTaken); plain functions and methods may come, go or take another signature (not a
  * generic function's, nor a method's receiver), a struct's fields (embedded ones too) and an
  * interface's methods and embedded interfaces may come, go or change, a type may come or go (with
  * its methods) where only its file's functions name it (see typesTaken), and imports may change
@@ -32,7 +33,7 @@
  * query engine fired (answers then depend on order).
  */
 import type { ChannelOpRecord, Diagnostic, Edge, GoroutineRecord, Graph, GraphChanges, SymbolRecord, UnresolvedSite } from '../model/index.js';
-import type { FileFacts, FuncFacts, TypeFacts, TypeExpr, ValueFacts } from '../parse/index.js';
+import type { Expr, FileFacts, FuncFacts, TypeFacts, TypeExpr, ValueFacts } from '../parse/index.js';
 import { recordsShift } from '../parse/index.js';
 import type { FileInfo, FuncInfo, PackageInput, PkgInfo, Program, TypeInfo } from './program.js';
 import { factsDiagnostics, funcsInOrder, importsOf } from './program.js';
@@ -204,6 +205,8 @@ interface FilePlan {
   imports?: Pick<FileInfo, 'imports' | 'dot'> & { names: Set<string> };
   /** The package values whose numbers changed, and nothing else of them (see literalsChanged), when any did. */
   literals?: Set<string>;
+  /** The constants that came, went or changed otherwise (see constsTaken), when any did. */
+  consts?: Set<string>;
 }
 
 export class ResolveSession {
@@ -671,9 +674,14 @@ export class ResolveSession {
     const was = file.facts;
     if (was.pkg !== next.pkg) return 'its package clause changed';
     let literals: Set<string> | undefined;
+    let consts: Set<string> | undefined;
     if (!recordsShift(was.values, next.values)) {
       literals = literalsChanged(was.values, next.values);
-      if (!literals) return 'its values changed';
+      if (!literals) {
+        const taken = this.constsTaken(file, next);
+        if (typeof taken === 'string') return taken;
+        consts = taken;
+      }
     }
     if (!recordsShift(was.diagnostics, next.diagnostics)) return 'its diagnostics changed';
     let fields: Set<string> | undefined;
@@ -696,10 +704,12 @@ export class ResolveSession {
     }
     const old = unitsOf(was.funcs);
     const now = unitsOf(next.funcs);
-    const plan: FilePlan = { file, next, old, now, changed: [], moved: [], lines: new Map(), same: [], added: [], removed: [], imports, fields, ifaces, typeNames, embedding, resigned: [], literals };
+    const plan: FilePlan = { file, next, old, now, changed: [], moved: [], lines: new Map(), same: [], added: [], removed: [], imports, fields, ifaces, typeNames, embedding, resigned: [], literals, consts };
     // With types that came or went, the functions that name one (before or after) read otherwise.
     const typeName = typeNames && new Set([...typeNames.came, ...typeNames.went]);
     const namesType = (funcs: FuncFacts[], unit: Unit, part: (f: FuncFacts) => unknown = (f) => f) => !!typeName && unit.some((i) => namesIn(part(funcs[i]), typeName));
+    // With constants that came, went or changed, the functions whose code names one (see constsTaken).
+    const namesConst = (funcs: FuncFacts[], unit: Unit) => !!consts && unit.some((i) => namesIn(funcs[i], consts));
     for (const [key, unit] of now) {
       const before = old.get(key);
       if (!before) {
@@ -711,7 +721,7 @@ export class ResolveSession {
         if (why) return `the signature of ${key} changed (${why})`;
         plan.changed.push(key);
         plan.resigned.push(key);
-      } else if ((imports && unit.some((i) => namedIn(next.funcs[i], imports!.names))) || namesType(was.funcs, before) || namesType(next.funcs, unit)) {
+      } else if ((imports && unit.some((i) => namedIn(next.funcs[i], imports!.names))) || namesType(was.funcs, before) || namesType(next.funcs, unit) || namesConst(was.funcs, before) || namesConst(next.funcs, unit)) {
         // A name in its body stands for another package or type now (or for none): it is resolved
         // again, from its new records (what was made of the old ones is kept by them).
         plan.changed.push(key);
@@ -875,6 +885,56 @@ export class ResolveSession {
   }
 
   /**
+   * The names of the constants of `next` that came, went or changed (otherwise than in where they
+   * are), when the file can take them in place, or why not. Only constants are taken: a variable
+   * can hold a function, a channel or a composite value, which other tables than the readers of its
+   * name keep. Each constant, before and after, is made of names, numbers and operators (no call),
+   * is declared in this file alone (one that came, nowhere else in its package), and no package
+   * value names it (its type would be made from it), here or in another file of the package or its
+   * importers. What names it in functions is resolved again (see plan and mentions), as for a
+   * function that came or went.
+   */
+  private constsTaken(file: FileInfo, next: FileFacts): Set<string> | string {
+    const pkg = file.pkg;
+    const text = (v: ValueFacts) => JSON.stringify(v, noLines);
+    const byName = (values: readonly ValueFacts[]) => {
+      const out = new Map<string, ValueFacts>();
+      for (const v of values) {
+        if (v.name === '_') continue;
+        if (out.has(v.name)) return undefined;
+        out.set(v.name, v);
+      }
+      return out;
+    };
+    const [was, now] = [byName(file.facts.values), byName(next.values)];
+    if (!was || !now) return 'its values changed (a name is declared twice)';
+    // Blank values (`var _ I = &T{}`) stay as they were.
+    const blank = (values: readonly ValueFacts[]) => values.filter((v) => v.name === '_').map(text).join('\0');
+    if (blank(file.facts.values) !== blank(next.values)) return 'its values changed (a blank one)';
+    // The values that stay keep their order (the package's map of values lists them as declared).
+    const kept = (a: Map<string, ValueFacts>, b: Map<string, ValueFacts>) => [...a.keys()].filter((n) => b.has(n));
+    if (kept(was, now).join('\0') !== kept(now, was).join('\0')) return 'its values changed (their order)';
+    const names = new Set<string>();
+    for (const n of new Set([...was.keys(), ...now.keys()])) {
+      const [a, b] = [was.get(n), now.get(n)];
+      if (a && b && text(a) === text(b)) continue;
+      for (const v of [a, b]) {
+        if (v && (v.kind !== 'const' || v.vi !== undefined || !constantExpr(v.v))) return `its values changed (${n} is not a constant of names and numbers)`;
+      }
+      const info = pkg.values.get(n);
+      if (a ? info?.file !== file : info || pkg.funcs.has(n) || pkg.types.has(n)) return `${n} is declared elsewhere in its package`;
+      names.add(n);
+    }
+    // Its package's files are among them (see importersOf).
+    for (const other of this.importersOf(pkg.path)) {
+      if (other !== file && other.pkg === pkg && other.facts.values.some((v) => names.has(v.name))) return `a constant that changed is declared elsewhere in its package too`;
+      if ([...namesOfFile(other.facts).values].some((n) => names.has(n))) return `${other.facts.path}: a package value names a constant that changed`;
+    }
+    if ([...namesOfFile(next).values].some((n) => names.has(n))) return `a package value names a constant that changed`;
+    return names;
+  }
+
+  /**
    * Why a function's new signature cannot be taken in place (undefined when it can), its record
    * being `info`. A method must keep its receiver and name, on a type a method can come to (see
    * methodAddable): what read its signature looked its name up. A plain function must not be generic
@@ -1016,9 +1076,10 @@ export class ResolveSession {
       const now = (k: string) => plan.next.funcs[plan.now.get(k)![0]];
       // Methods are looked up by name on types, not named: what looked them up is found otherwise (see apply).
       const facts = [...[...plan.added, ...plan.resigned].map(now), ...plan.removed.map(was)].filter((f) => f.kind === 'func');
-      if (facts.length === 0) continue;
+      if (facts.length === 0 && !plan.consts) continue;
       const pkg = plan.file.pkg;
-      const wanted = new Set(facts.map((f) => f.name));
+      // Constants that came, went or changed are named as functions are (no package value names one: see constsTaken).
+      const wanted = new Set([...facts.map((f) => f.name), ...(plan.consts ?? [])]);
       // A package value may name a function whose results stay, by calling it (see calledOnly): its
       // type stays, and the calls are resolved again with the initializer that makes them, which
       // names it (see below).
@@ -1159,6 +1220,12 @@ export class ResolveSession {
       if (info.pkg.funcs.has(info.facts.local)) throw new Error(`${info.id} is declared twice`);
       info.pkg.funcs.set(info.facts.local, info);
     }
+    // Constants that came, went or changed: their packages' maps of values listed again, those
+    // constants with records of their own (a type made of the old value is kept by the old record),
+    // and the bindings' types made afresh (a binding typed by such a constant, see mentions).
+    const constPlans = plans.filter((p) => p.consts);
+    for (const p of constPlans) valuesInOrder(p.file.pkg, p.consts!);
+    if (constPlans.length > 0) r.types.forgetBindTypes();
     // A value of a type that came or went is made in a function whose records name it (resolved again
     // from its new records: see plan), or comes from a signature that names it (a function resolved
     // again with what names it, and the bindings' types: see mentions); no other declaration names it
@@ -1241,10 +1308,7 @@ export class ResolveSession {
     // Package values whose numbers changed: what read their expressions for a number (a goroutine's
     // period, see concurrency.ts) is resolved again. Nothing else reads a number's text.
     for (const p of plans) {
-      for (const n of p.literals ?? []) {
-        const v = p.file.pkg.values.get(n);
-        if (v?.file === p.file) seeds.add(`v:${v.id}`);
-      }
+      for (const n of [...(p.literals ?? []), ...(p.consts ?? [])]) seeds.add(`v:${p.file.pkg.path}.${n}`);
     }
     // Members (methods, interface methods, fields) that came, went or changed: what looked their names
     // up, the bodies those readers read (whose bindings' types they made for others too), and the
@@ -1546,6 +1610,40 @@ function typesInOrder(program: Program): TypeInfo[] {
     }
   }
   return out;
+}
+
+/**
+ * The package's map of values set again in the order a build from nothing sets it (see
+ * buildProgram), with new records for the values named `fresh`; the others keep theirs.
+ */
+function valuesInOrder(pkg: PkgInfo, fresh: ReadonlySet<string>): void {
+  const old = new Map(pkg.values);
+  pkg.values.clear();
+  for (const file of pkg.files) {
+    for (const facts of file.facts.values) {
+      const existing = pkg.values.get(facts.name);
+      if (existing && (existing.file.active || !file.active)) continue;
+      const kept = old.get(facts.name);
+      pkg.values.set(facts.name, kept && kept.file === file && kept.facts === facts && !fresh.has(facts.name) ? kept : { id: `${pkg.path}.${facts.name}`, pkg, file, facts });
+    }
+  }
+}
+
+/** Whether a constant's expression is made of names, numbers and operators alone (no call). */
+function constantExpr(e: Expr | undefined): boolean {
+  if (!e) return true;
+  switch (e.k) {
+    case 'id':
+    case 'lit':
+      return true;
+    case 'sel':
+    case 'un':
+      return constantExpr(e.x);
+    case 'bin':
+      return constantExpr(e.x) && constantExpr(e.y);
+    default:
+      return false;
+  }
 }
 
 /**

@@ -533,11 +533,51 @@ describe('ResolveSession', () => {
     const other = s.edit(path, (t) => t.replace('+ 3*time.Second', '+ 4*time.Second'));
     assert.equal(other.refused, undefined);
     assert.equal(other.redone, 0);
-    // A number that becomes another kind of number (an untyped float, not an integer), or a name: refused.
-    assert.match(s.edit(path, (t) => t.replace('= 250 *', '= 2.5 *')).refused ?? '', /its values changed/);
-    assert.match(s.edit(path, (t) => t.replace('= 250 *', '= populatorLoopSleepPeriod *')).refused ?? '', /its values changed/);
-    const back = s.edit(path, (t) => t.replace('= 250 *', '= 100 *'));
+    // A number that becomes another kind of number (an untyped float, not an integer), or a name: a
+    // constant changed otherwise, taken as such (see the next case), what names it resolved again.
+    const float = s.edit(path, (t) => t.replace('= 250 *', '= 2.5 *'));
+    assert.deepEqual(periods(float.graph!), ['reconcilerLoopSleepPeriod (= 2.5 * time.Millisecond)']);
+    const back = s.edit(path, (t) => t.replace('= 2.5 *', '= 100 *'));
     assert.deepEqual(periods(back.graph!), ['reconcilerLoopSleepPeriod (= 100 * time.Millisecond)']);
+  });
+
+  it('takes constants that come, go or change, resolving again what names them; refuses a variable, and a constant another value names', () => {
+    const s = session('kubelike');
+    const path = 'pkg/kubelet/volumemanager/volume_manager.go';
+    const kubelet = 'pkg/kubelet/kubelet.go';
+    const periods = (g: Graph, name: string) => g.goroutines.filter((x) => x.period?.startsWith(name)).map((x) => x.period);
+    s.edit(path, (t) => t);
+    // Another expression (not only its numbers): what names it is resolved again.
+    const shape = s.edit(path, (t) => t.replace('reconcilerLoopSleepPeriod      = 100 * time.Millisecond', 'reconcilerLoopSleepPeriod      = time.Second'));
+    assert.equal(shape.refused, undefined);
+    assert.deepEqual(periods(shape.graph!, 'reconcilerLoopSleepPeriod'), ['reconcilerLoopSleepPeriod (= time.Second)']);
+    // A constant that came, named by nothing yet; then named by a function of another file; then gone
+    // while that function still names it (as between two saves); then back.
+    const added = s.edit(path, (t) => `${t}\nconst atlasPeriod = 3 * time.Second\n`);
+    assert.equal(added.refused, undefined);
+    assert.equal(added.redone, 0);
+    const named = s.edit(kubelet, (t) => t.replace('}, ContainerGCPeriod, wait.NeverStop)', '}, volumemanager.AtlasPeriod, wait.NeverStop)'));
+    assert.equal(named.refused, undefined);
+    const exported = s.edit(path, (t) => t.replace('const atlasPeriod = 3', 'const AtlasPeriod = 3'));
+    assert.equal(exported.refused, undefined);
+    assert.deepEqual(periods(exported.graph!, 'volumemanager.AtlasPeriod'), ['volumemanager.AtlasPeriod (= 3 * time.Second)']);
+    const gone = s.edit(path, (t) => t.replace('\nconst AtlasPeriod = 3 * time.Second\n', ''));
+    assert.equal(gone.refused, undefined);
+    assert.deepEqual(periods(gone.graph!, 'volumemanager.AtlasPeriod'), ['volumemanager.AtlasPeriod']);
+    assert.equal(s.edit(path, (t) => `${t}\nconst AtlasPeriod = 4 * time.Second\n`).refused, undefined);
+    assert.equal(s.edit(kubelet, (t) => t.replace('volumemanager.AtlasPeriod', 'ContainerGCPeriod')).refused, undefined);
+    // A constant another value names, changed otherwise than in its numbers; a variable: refused.
+    assert.equal(s.edit(path, (t) => t.replace('const (\n', 'const (\n\tatlasTwice = reconcilerLoopSleepPeriod * 2\n')).refused, undefined);
+    assert.match(s.edit(path, (t) => t.replace('reconcilerLoopSleepPeriod      = time.Second', 'reconcilerLoopSleepPeriod      = time.Minute')).refused ?? '', /a package value names a constant that changed/);
+    assert.match(s.edit(path, (t) => `${t}\nvar atlasVar = 3\n`).refused ?? '', /not a constant/);
+    // A constant that takes a type with methods: the call of one resolves.
+    const callee = 'k8s.io/kubernetes/pkg/kubelet/types.SyncPodType.String';
+    const untyped = s.edit(kubelet, (t) => `${t}\nconst atlasKind = 5\n\nfunc atlasKindName() string { return atlasKind.String() }\n`);
+    assert.equal(untyped.refused, undefined);
+    assert.ok(!untyped.graph!.edges.some((e) => e.callee === callee && e.caller.endsWith('atlasKindName')));
+    const typed = s.edit(kubelet, (t) => t.replace('const atlasKind = 5', 'const atlasKind kubetypes.SyncPodType = 5'));
+    assert.equal(typed.refused, undefined);
+    assert.ok(typed.graph!.edges.some((e) => e.callee === callee && e.caller.endsWith('atlasKindName')), 'the method of the constant\'s new type');
   });
 
   it('gives the graph a resolution from nothing gives after 60 random line edits of the kubelet package', () => {
