@@ -47,12 +47,17 @@ export class Implementations {
    * For a session (see session.ts), after methods named `names` came to or went from the types
    * `types` (their `methods` changed in place) or took another signature: their method sets made
    * again, with those of the types that embed them, the index from those names made again, and the
-   * answers of `of` for interfaces with one of those names asked again (for every interface, with
-   * `ifaces`: interfaces' methods changed). Returns the keys (see keyOf) whose answers changed.
+   * answers of `of` for interfaces with one of those names asked again. With `ifaces` (interfaces'
+   * methods changed, `types` holding them and the interfaces that embed them), also the answers for
+   * those interfaces and for interfaces that are not named types (a literal may embed one): the
+   * answer for another named interface changes only through a method of one of those names (a
+   * type's method set gains or loses it, through an interface it embeds too). Returns the keys
+   * (see keyOf) whose answers changed.
    */
   methodsChanged(types: Iterable<TypeInfo>, names: ReadonlySet<string>, ifaces = false): string[] {
+    const given = new Set(types);
     const stale = new Set<TypeInfo>();
-    const queue = [...types, ...(ifaces ? this.embedsIface : [])];
+    const queue = [...given, ...(ifaces ? this.embedsIface : [])];
     while (queue.length) {
       const t = queue.pop()!;
       if (stale.has(t)) continue;
@@ -67,8 +72,11 @@ export class Implementations {
     }
     const changed: string[] = [];
     for (const [key, { iface, names: wanted }] of this.asked) {
-      // When interfaces' methods changed, every interface's (one may embed another).
-      if (!ifaces && !wanted.some((n) => names.has(n))) continue;
+      if (!wanted.some((n) => names.has(n))) {
+        if (!ifaces) continue;
+        const base = this.types.unalias(iface);
+        if (base.k === 'named' && !given.has(base.t)) continue;
+      }
       const was = this.cache.get(key)!;
       this.cache.delete(key);
       if (!sameImpls(was, this.of(iface))) changed.push(key);
