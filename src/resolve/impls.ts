@@ -49,7 +49,8 @@ export class Implementations {
    * again, with those of the types that embed them, the index from those names made again, and the
    * answers of `of` for interfaces with one of those names asked again. With `ifaces` (interfaces'
    * methods changed, `types` holding them and the interfaces that embed them), also the answers for
-   * those interfaces and for interfaces that are not named types (a literal may embed one): the
+   * those interfaces, for interfaces that are not named types (a literal may embed one) and for
+   * named ones defined by another type (`type J I`): the
    * answer for another named interface changes only through a method of one of those names (a
    * type's method set gains or loses it, through an interface it embeds too). Returns the keys
    * (see keyOf) whose answers changed.
@@ -74,8 +75,10 @@ export class Implementations {
     for (const [key, { iface, names: wanted }] of this.asked) {
       if (!wanted.some((n) => names.has(n))) {
         if (!ifaces) continue;
+        // A named interface defined by another type (`type J I`) takes that type's methods without
+        // embedding it: asked again.
         const base = this.types.unalias(iface);
-        if (base.k === 'named' && !given.has(base.t)) continue;
+        if (base.k === 'named' && !given.has(base.t) && base.t.facts.t.k !== 'named') continue;
       }
       const was = this.cache.get(key)!;
       this.cache.delete(key);

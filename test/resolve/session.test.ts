@@ -394,6 +394,15 @@ describe('ResolveSession', () => {
     assert.deepEqual(edges(both.graph!, 'holdAll'), edges(before, 'holdAll'));
     const embedded = s.edit('pkg/kubelet/status.go', (t) => t.replace('\tGetter\n\tProber\n', '\tGetter\n\tProber\n\tatlasNowhere\n'));
     assert.match(embedded.refused ?? '', /it embeds what is not an interface this build knows/);
+    // A type defined by the interface (not embedding it) has its methods: it gains Stop with it.
+    const defined = s.edit(path, (t) => `${t}\ntype definedProber Prober\n\nfunc probeDefined(ps []definedProber) {\n\tfor _, p := range ps {\n\t\tp.Probe()\n\t}\n}\n`);
+    assert.equal(defined.refused, undefined);
+    assert.deepEqual(edges(defined.graph!, 'probeDefined'), []);
+    const lost = s.edit(path, (t) => t.replace('\tProbe() bool\n\tStop()\n', '\tProbe() bool\n'));
+    assert.deepEqual(edges(lost.graph!, 'probeDefined'), ['(*probeWorker).Probe iface-rta']);
+    const gained = s.edit(path, (t) => t.replace('\tProbe() bool\n', '\tProbe() bool\n\tStop()\n'));
+    assert.equal(gained.refused, undefined);
+    assert.deepEqual(edges(gained.graph!, 'probeDefined'), []);
   });
 
   it('takes plain functions whose signatures change or that go, re-resolving what names them in files the edit did not touch', () => {
