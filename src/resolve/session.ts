@@ -5,8 +5,8 @@
  *
  * While it resolves, the session keeps what each function's resolution and each query read (see
  * Deps). An edit is taken when every changed file keeps its package, values and diagnostics (their
- * positions may move, a value's numbers may change, and constants may come, go or change: see
- * literalsChanged and constsTaken); plain functions and methods may come, go or take another signature (not a
+ * positions may move, a value's numbers may change, and constants and plain variables may come,
+ * go or change: see literalsChanged and constsTaken); plain functions and methods may come, go or take another signature (not a
  * generic function's, nor a method's receiver), a struct's fields (embedded ones too) and an
  * interface's methods and embedded interfaces may come, go or change, a type may come or go (with
  * its methods) where only its file's functions name it (see typesTaken), and imports may change
@@ -886,9 +886,10 @@ export class ResolveSession {
 
   /**
    * The names of the constants of `next` that came, went or changed (otherwise than in where they
-   * are), when the file can take them in place, or why not. Only constants are taken: a variable
-   * can hold a function, a channel or a composite value, which other tables than the readers of its
-   * name keep. Each constant, before and after, is made of names, numbers and operators (no call),
+   * are), when the file can take them in place, or why not. Constants are taken, and variables of a
+   * basic type whose value is made of literals alone (see plainValue): another variable can hold a
+   * function, a channel or a composite value, which other tables than the readers of its name keep.
+   * Each constant, before and after, is made of names, numbers and operators (no call),
    * is declared in this file alone (one that came, nowhere else in its package), and no package
    * value names it (its type would be made from it), here or in another file of the package or its
    * importers. What names it in functions is resolved again (see plan and mentions), as for a
@@ -919,7 +920,7 @@ export class ResolveSession {
       const [a, b] = [was.get(n), now.get(n)];
       if (a && b && text(a) === text(b)) continue;
       for (const v of [a, b]) {
-        if (v && (v.kind !== 'const' || v.vi !== undefined || !constantExpr(v.v))) return `its values changed (${n} is not a constant of names and numbers)`;
+        if (v && !plainValue(v)) return `its values changed (${n} is neither a constant of names and numbers nor a variable of a basic type made of literals)`;
       }
       const info = pkg.values.get(n);
       if (a ? info?.file !== file : info || pkg.funcs.has(n) || pkg.types.has(n)) return `${n} is declared elsewhere in its package`;
@@ -1629,18 +1630,37 @@ function valuesInOrder(pkg: PkgInfo, fresh: ReadonlySet<string>): void {
   }
 }
 
-/** Whether a constant's expression is made of names, numbers and operators alone (no call). */
-function constantExpr(e: Expr | undefined): boolean {
+/** The predeclared types a variable taken by constsTaken may have. */
+const BASIC_TYPES = new Set(['bool', 'string', 'int', 'int8', 'int16', 'int32', 'int64', 'uint', 'uint8', 'uint16', 'uint32', 'uint64', 'uintptr', 'byte', 'rune', 'float32', 'float64', 'complex64', 'complex128']);
+
+/**
+ * Whether constsTaken can take a package value that comes, goes or changes: a constant made of
+ * names, numbers and operators (see constantExpr), or a variable with no type or a predeclared basic
+ * one whose value (if any) is made of literals and operators alone (no name: it cannot hold a
+ * function, a channel or a composite value).
+ */
+function plainValue(v: ValueFacts): boolean {
+  // One of several values of one expression (`a, b = f()`); a variable declared without one has a `vi` of its own.
+  if (v.v !== undefined && v.vi !== undefined) return false;
+  if (v.kind === 'const') return constantExpr(v.v);
+  const basic = !v.t || (v.t.k === 'named' && !v.t.pkg && !v.t.args && BASIC_TYPES.has(v.t.n));
+  return basic && (v.v !== undefined || v.t !== undefined) && constantExpr(v.v, false);
+}
+
+/** Whether a constant's expression is made of names (when `names`), numbers and operators alone (no call). */
+function constantExpr(e: Expr | undefined, names = true): boolean {
   if (!e) return true;
   switch (e.k) {
-    case 'id':
     case 'lit':
       return true;
+    case 'id':
+      return names;
     case 'sel':
+      return names && constantExpr(e.x);
     case 'un':
-      return constantExpr(e.x);
+      return constantExpr(e.x, names);
     case 'bin':
-      return constantExpr(e.x) && constantExpr(e.y);
+      return constantExpr(e.x, names) && constantExpr(e.y, names);
     default:
       return false;
   }

@@ -550,7 +550,7 @@ describe('ResolveSession', () => {
     assert.deepEqual(periods(back.graph!), ['reconcilerLoopSleepPeriod (= 100 * time.Millisecond)']);
   });
 
-  it('takes constants that come, go or change, resolving again what names them; refuses a variable, and a constant another value names', () => {
+  it('takes constants (and variables of a basic type made of literals) that come, go or change, resolving again what names them; refuses a variable that takes a name, and a constant another value names', () => {
     const s = session('kubelike');
     const path = 'pkg/kubelet/volumemanager/volume_manager.go';
     const kubelet = 'pkg/kubelet/kubelet.go';
@@ -578,7 +578,14 @@ describe('ResolveSession', () => {
     // A constant another value names, changed otherwise than in its numbers; a variable: refused.
     assert.equal(s.edit(path, (t) => t.replace('const (\n', 'const (\n\tatlasTwice = reconcilerLoopSleepPeriod * 2\n')).refused, undefined);
     assert.match(s.edit(path, (t) => t.replace('reconcilerLoopSleepPeriod      = time.Second', 'reconcilerLoopSleepPeriod      = time.Minute')).refused ?? '', /a package value names a constant that changed/);
-    assert.match(s.edit(path, (t) => `${t}\nvar atlasVar = 3\n`).refused ?? '', /not a constant/);
+    // A variable of a basic type made of literals comes, changes and goes; one that takes a name (it
+    // could hold a function) is refused.
+    const flag = s.edit(kubelet, (t) => `${t}\nvar atlasDebug = true\n\nfunc atlasDebugging() bool { return atlasDebug }\n`);
+    assert.equal(flag.refused, undefined);
+    assert.equal(s.edit(kubelet, (t) => t.replace('var atlasDebug = true', 'var atlasDebug = 1 > 2')).refused, undefined);
+    assert.equal(s.edit(kubelet, (t) => t.replace('var atlasDebug = 1 > 2', 'var atlasDebug bool')).refused, undefined);
+    assert.equal(s.edit(kubelet, (t) => t.replace('\nvar atlasDebug bool\n', '\n')).refused, undefined);
+    assert.match(s.edit(path, (t) => `${t}\nvar atlasVar = reconcilerLoopSleepPeriod\n`).refused ?? '', /neither a constant/);
     // A constant that takes a type with methods: the call of one resolves.
     const callee = 'k8s.io/kubernetes/pkg/kubelet/types.SyncPodType.String';
     const untyped = s.edit(kubelet, (t) => `${t}\nconst atlasKind = 5\n\nfunc atlasKindName() string { return atlasKind.String() }\n`);
