@@ -170,10 +170,19 @@ function declare(program: Program, pkg: PkgInfo, file: FileInfo, replaced: Set<T
     if (existing) replaced.add(existing);
     program.types.push(info);
   }
+  declareValues(pkg, file);
+}
+
+/**
+ * The file's package values set in `pkg.values` where its build variant takes them (a value of an
+ * active file over one of an inactive file; else the first declared): for each, the record `kept`
+ * gives, or a new one. A session lists a package's values again through it (see session.ts).
+ */
+export function declareValues(pkg: PkgInfo, file: FileInfo, kept?: (facts: ValueFacts) => ValueInfo | undefined): void {
   for (const facts of file.facts.values) {
     const existing = pkg.values.get(facts.name);
     if (existing && (existing.file.active || !file.active)) continue;
-    pkg.values.set(facts.name, { id: `${prefix}.${facts.name}`, pkg, file, facts });
+    pkg.values.set(facts.name, kept?.(facts) ?? { id: `${pkg.path}.${facts.name}`, pkg, file, facts });
   }
 }
 

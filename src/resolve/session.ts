@@ -36,7 +36,7 @@ import type { ChannelOpRecord, Diagnostic, Edge, GoroutineRecord, Graph, GraphCh
 import type { Expr, FileFacts, FuncFacts, TypeFacts, TypeExpr, ValueFacts } from '../parse/index.js';
 import { recordsShift } from '../parse/index.js';
 import type { FileInfo, FuncInfo, PackageInput, PkgInfo, Program, TypeInfo } from './program.js';
-import { factsDiagnostics, funcsInOrder, importsOf } from './program.js';
+import { declareValues, factsDiagnostics, funcsInOrder, importsOf } from './program.js';
 import { CallResolver } from './calls.js';
 import { Deps } from './deps.js';
 import { finishGraph, type ResolveMeta } from './finish.js';
@@ -1621,12 +1621,10 @@ function valuesInOrder(pkg: PkgInfo, fresh: ReadonlySet<string>): void {
   const old = new Map(pkg.values);
   pkg.values.clear();
   for (const file of pkg.files) {
-    for (const facts of file.facts.values) {
-      const existing = pkg.values.get(facts.name);
-      if (existing && (existing.file.active || !file.active)) continue;
+    declareValues(pkg, file, (facts) => {
       const kept = old.get(facts.name);
-      pkg.values.set(facts.name, kept && kept.file === file && kept.facts === facts && !fresh.has(facts.name) ? kept : { id: `${pkg.path}.${facts.name}`, pkg, file, facts });
-    }
+      return kept && kept.file === file && kept.facts === facts && !fresh.has(facts.name) ? kept : undefined;
+    });
   }
 }
 
