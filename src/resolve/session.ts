@@ -6,7 +6,7 @@
  * While it resolves, the session keeps what each function's resolution and each query read (see
  * Deps). An edit is taken when every changed file keeps its package, values and diagnostics (their
  * positions may move, a value's numbers may change, and constants and plain variables may come,
- * go or change: see literalsChanged and constsTaken); plain functions and methods may come, go or take another signature (not a
+ * go or change: see literalsChanged and valuesTaken); plain functions and methods may come, go or take another signature (not a
  * generic function's, nor a method's receiver), a struct's fields (embedded ones too) and an
  * interface's methods and embedded interfaces may come, go or change, a type may come or go (with
  * its methods) where only its file's functions name it (see typesTaken), and imports may change
@@ -205,8 +205,8 @@ interface FilePlan {
   imports?: Pick<FileInfo, 'imports' | 'dot'> & { names: Set<string> };
   /** The package values whose numbers changed, and nothing else of them (see literalsChanged), when any did. */
   literals?: Set<string>;
-  /** The constants that came, went or changed otherwise (see constsTaken), when any did. */
-  consts?: Set<string>;
+  /** The constants and plain variables that came, went or changed otherwise (see valuesTaken), when any did. */
+  valueNames?: Set<string>;
 }
 
 export class ResolveSession {
@@ -674,13 +674,13 @@ export class ResolveSession {
     const was = file.facts;
     if (was.pkg !== next.pkg) return 'its package clause changed';
     let literals: Set<string> | undefined;
-    let consts: Set<string> | undefined;
+    let valueNames: Set<string> | undefined;
     if (!recordsShift(was.values, next.values)) {
       literals = literalsChanged(was.values, next.values);
       if (!literals) {
-        const taken = this.constsTaken(file, next);
+        const taken = this.valuesTaken(file, next);
         if (typeof taken === 'string') return taken;
-        consts = taken;
+        valueNames = taken;
       }
     }
     if (!recordsShift(was.diagnostics, next.diagnostics)) return 'its diagnostics changed';
@@ -704,12 +704,12 @@ export class ResolveSession {
     }
     const old = unitsOf(was.funcs);
     const now = unitsOf(next.funcs);
-    const plan: FilePlan = { file, next, old, now, changed: [], moved: [], lines: new Map(), same: [], added: [], removed: [], imports, fields, ifaces, typeNames, embedding, resigned: [], literals, consts };
+    const plan: FilePlan = { file, next, old, now, changed: [], moved: [], lines: new Map(), same: [], added: [], removed: [], imports, fields, ifaces, typeNames, embedding, resigned: [], literals, valueNames };
     // With types that came or went, the functions that name one (before or after) read otherwise.
     const typeName = typeNames && new Set([...typeNames.came, ...typeNames.went]);
     const namesType = (funcs: FuncFacts[], unit: Unit, part: (f: FuncFacts) => unknown = (f) => f) => !!typeName && unit.some((i) => namesIn(part(funcs[i]), typeName));
-    // With constants that came, went or changed, the functions whose code names one (see constsTaken).
-    const namesConst = (funcs: FuncFacts[], unit: Unit) => !!consts && unit.some((i) => namesIn(funcs[i], consts));
+    // With constants or plain variables that came, went or changed, the functions whose code names one (see valuesTaken).
+    const namesValue = (funcs: FuncFacts[], unit: Unit) => !!valueNames && unit.some((i) => namesIn(funcs[i], valueNames));
     for (const [key, unit] of now) {
       const before = old.get(key);
       if (!before) {
@@ -721,7 +721,7 @@ export class ResolveSession {
         if (why) return `the signature of ${key} changed (${why})`;
         plan.changed.push(key);
         plan.resigned.push(key);
-      } else if ((imports && unit.some((i) => namedIn(next.funcs[i], imports!.names))) || namesType(was.funcs, before) || namesType(next.funcs, unit) || namesConst(was.funcs, before) || namesConst(next.funcs, unit)) {
+      } else if ((imports && unit.some((i) => namedIn(next.funcs[i], imports!.names))) || namesType(was.funcs, before) || namesType(next.funcs, unit) || namesValue(was.funcs, before) || namesValue(next.funcs, unit)) {
         // A name in its body stands for another package or type now (or for none): it is resolved
         // again, from its new records (what was made of the old ones is kept by them).
         plan.changed.push(key);
@@ -885,8 +885,8 @@ export class ResolveSession {
   }
 
   /**
-   * The names of the constants of `next` that came, went or changed (otherwise than in where they
-   * are), when the file can take them in place, or why not. Constants are taken, and variables of a
+   * The names of the constants and plain variables of `next` that came, went or changed (otherwise
+   * than in where they are), when the file can take them in place, or why not. Constants are taken, and variables of a
    * basic type whose value is made of literals alone (see plainValue): another variable can hold a
    * function, a channel or a composite value, which other tables than the readers of its name keep.
    * Each constant, before and after, is made of names, numbers and operators (no call),
@@ -895,7 +895,7 @@ export class ResolveSession {
    * importers. What names it in functions is resolved again (see plan and mentions), as for a
    * function that came or went.
    */
-  private constsTaken(file: FileInfo, next: FileFacts): Set<string> | string {
+  private valuesTaken(file: FileInfo, next: FileFacts): Set<string> | string {
     const pkg = file.pkg;
     const text = (v: ValueFacts) => JSON.stringify(v, noLines);
     const byName = (values: readonly ValueFacts[]) => {
@@ -1077,10 +1077,10 @@ export class ResolveSession {
       const now = (k: string) => plan.next.funcs[plan.now.get(k)![0]];
       // Methods are looked up by name on types, not named: what looked them up is found otherwise (see apply).
       const facts = [...[...plan.added, ...plan.resigned].map(now), ...plan.removed.map(was)].filter((f) => f.kind === 'func');
-      if (facts.length === 0 && !plan.consts) continue;
+      if (facts.length === 0 && !plan.valueNames) continue;
       const pkg = plan.file.pkg;
-      // Constants that came, went or changed are named as functions are (no package value names one: see constsTaken).
-      const wanted = new Set([...facts.map((f) => f.name), ...(plan.consts ?? [])]);
+      // Values that came, went or changed (see valuesTaken) are named as functions are (no package value names one).
+      const wanted = new Set([...facts.map((f) => f.name), ...(plan.valueNames ?? [])]);
       // A package value may name a function whose results stay, by calling it (see calledOnly): its
       // type stays, and the calls are resolved again with the initializer that makes them, which
       // names it (see below).
@@ -1221,12 +1221,12 @@ export class ResolveSession {
       if (info.pkg.funcs.has(info.facts.local)) throw new Error(`${info.id} is declared twice`);
       info.pkg.funcs.set(info.facts.local, info);
     }
-    // Constants that came, went or changed: their packages' maps of values listed again, those
-    // constants with records of their own (a type made of the old value is kept by the old record),
-    // and the bindings' types made afresh (a binding typed by such a constant, see mentions).
-    const constPlans = plans.filter((p) => p.consts);
-    for (const p of constPlans) valuesInOrder(p.file.pkg, p.consts!);
-    if (constPlans.length > 0) r.types.forgetBindTypes();
+    // Values that came, went or changed (see valuesTaken): their packages' maps of values listed
+    // again, those values with records of their own (a type made of the old value is kept by the old
+    // record), and the bindings' types made afresh (a binding typed by such a value, see mentions).
+    const valuePlans = plans.filter((p) => p.valueNames);
+    for (const p of valuePlans) valuesInOrder(p.file.pkg, p.valueNames!);
+    if (valuePlans.length > 0) r.types.forgetBindTypes();
     // A value of a type that came or went is made in a function whose records name it (resolved again
     // from its new records: see plan), or comes from a signature that names it (a function resolved
     // again with what names it, and the bindings' types: see mentions); no other declaration names it
@@ -1306,10 +1306,11 @@ export class ResolveSession {
     // What changed, as the keys of Deps.
     const seeds = new Set<string>();
     for (const top of [...changedTops, ...goneTops, ...mentions]) seeds.add(`b:${r.unitOf(top)}`);
-    // Package values whose numbers changed: what read their expressions for a number (a goroutine's
-    // period, see concurrency.ts) is resolved again. Nothing else reads a number's text.
+    // Package values whose numbers changed, or that came, went or changed otherwise (see
+    // valuesTaken): what read their expressions for a number (a goroutine's period, see
+    // concurrency.ts) is resolved again. Nothing else reads a number's text.
     for (const p of plans) {
-      for (const n of [...(p.literals ?? []), ...(p.consts ?? [])]) seeds.add(`v:${p.file.pkg.path}.${n}`);
+      for (const n of [...(p.literals ?? []), ...(p.valueNames ?? [])]) seeds.add(`v:${p.file.pkg.path}.${n}`);
     }
     // Members (methods, interface methods, fields) that came, went or changed: what looked their names
     // up, the bodies those readers read (whose bindings' types they made for others too), and the
@@ -1628,11 +1629,11 @@ function valuesInOrder(pkg: PkgInfo, fresh: ReadonlySet<string>): void {
   }
 }
 
-/** The predeclared types a variable taken by constsTaken may have. */
+/** The predeclared types a variable taken by valuesTaken may have. */
 const BASIC_TYPES = new Set(['bool', 'string', 'int', 'int8', 'int16', 'int32', 'int64', 'uint', 'uint8', 'uint16', 'uint32', 'uint64', 'uintptr', 'byte', 'rune', 'float32', 'float64', 'complex64', 'complex128']);
 
 /**
- * Whether constsTaken can take a package value that comes, goes or changes: a constant made of
+ * Whether valuesTaken can take a package value that comes, goes or changes: a constant made of
  * names, numbers and operators (see constantExpr), or a variable with no type or a predeclared basic
  * one whose value (if any) is made of literals and operators alone (no name: it cannot hold a
  * function, a channel or a composite value).
