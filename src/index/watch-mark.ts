@@ -28,6 +28,11 @@ export interface WatchMark {
   start?: number;
   /** Building, or making its resolution ready: a change it has seen is not in the index yet. */
   busy: boolean;
+  /**
+   * Busy only making its resolution ready (see warmIndex), which changes nothing in the index: a
+   * waiting command that finds the index up to date goes on (absent in older marks: false).
+   */
+  warming?: boolean;
   /** How many builds (and warm-ups) it finished: a waiting command checks the index again when this moves. */
   builds: number;
 }
@@ -36,9 +41,9 @@ export interface WatchMark {
 let thisProcess: Pick<WatchMark, 'pid' | 'host' | 'start'> | undefined;
 
 /** Writes the mark of this process's watch. */
-export function writeWatchMark(dir: string, mark: Pick<WatchMark, 'busy' | 'builds'>): void {
+export function writeWatchMark(dir: string, mark: Pick<WatchMark, 'busy' | 'builds' | 'warming'>): void {
   thisProcess ??= { pid: process.pid, host: hostname(), start: startOf('self') };
-  const full: WatchMark = { ...thisProcess, busy: mark.busy, builds: mark.builds };
+  const full: WatchMark = { ...thisProcess, busy: mark.busy, builds: mark.builds, ...(mark.warming ? { warming: true } : {}) };
   writeBytes(join(dir, WATCH_MARK_FILE), Buffer.from(JSON.stringify(full) + '\n'));
 }
 
@@ -83,6 +88,7 @@ function markIn(file: string): WatchMark | undefined {
   }
   if (!m || !Number.isInteger(m.pid) || m.pid! <= 0 || typeof m.host !== 'string' || typeof m.busy !== 'boolean' || !Number.isInteger(m.builds)) return undefined;
   if (m.start !== undefined && !Number.isInteger(m.start)) return undefined;
+  if (m.warming !== undefined && typeof m.warming !== 'boolean') return undefined;
   return m as WatchMark;
 }
 
@@ -117,7 +123,8 @@ const CHECK_EVERY_MS = 100;
 
 /**
  * Waits for the watch running on the index in `dir`, if any, until `fresh()` (the index matches the
- * tree) holds while the watch is idle. `fresh` is never asked while the watch builds.
+ * tree) holds while the watch is idle or only warming (see WatchMark.warming). `fresh` is never asked
+ * while the watch builds.
  */
 export async function awaitWatch(dir: string, fresh: () => boolean, opts: WatchWaitOptions = {}): Promise<WatchWait> {
   let mark = readWatchMark(dir);
@@ -133,7 +140,15 @@ export async function awaitWatch(dir: string, fresh: () => boolean, opts: WatchW
   const end = (ended: 'fresh' | 'gone' | 'behind' | 'limit', m: WatchMark) => ({ ended, mark: m, ms: performance.now() - start });
   for (;;) {
     const now = performance.now();
-    if (!mark.busy) {
+    if (mark.busy && mark.warming) {
+      // Its warm-up changes nothing in the index: up to date now, it stays so (a change it sees is
+      // built after the warm-up, and is waited for as any build).
+      if (!checked || checked.builds !== mark.builds || now - checked.at >= CHECK_EVERY_MS) {
+        checked = { builds: mark.builds, at: now };
+        if (fresh()) return end('fresh', mark);
+      }
+      idleSince = undefined;
+    } else if (!mark.busy) {
       idleSince ??= now;
       if (!checked || checked.builds !== mark.builds || now - checked.at >= CHECK_EVERY_MS) {
         checked = { builds: mark.builds, at: now };

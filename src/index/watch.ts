@@ -33,6 +33,13 @@ export interface WatchOptions extends IndexOptions {
   verifyMs?: number;
   /** Stops the watch: the watchers are closed and `closed` resolves. */
   signal?: AbortSignal;
+  /**
+   * Stops the watch once this long has passed since its last build or warm-up ended with no change
+   * seen since (a watch started in the background: see cli/background.ts); `onIdle` is told first.
+   * Without it, the watch runs until stopped.
+   */
+  idleMs?: number;
+  onIdle?: () => void;
   /** After each build, with what it did. */
   onBuild: (report: WatchBuild) => void;
   /** A build that failed (a go.mod gone, a folder unreadable): the watch goes on, and builds again at the next change. */
@@ -122,16 +129,28 @@ export function watchWith(build: (opts: IndexOptions) => IndexResult, dir: strin
   /** Builds and warm-ups finished, as the mark counts them. */
   let builds = 0;
   /** The mark says whether the watch is busy; it only tells other commands, so a write that fails is let go. */
-  const mark = (busy: boolean) => {
+  const mark = (busy: boolean, warming = false) => {
     try {
-      writeWatchMark(dir, { busy, builds });
+      writeWatchMark(dir, { busy, builds, warming });
     } catch {
       // A command that finds no mark builds the index itself, as it would with no watch.
     }
   };
+  /** Stops an idle watch (see WatchOptions.idleMs): armed when a build or warm-up ends, disarmed by an event. */
+  let idleTimer: NodeJS.Timeout | undefined;
   const idle = () => {
     builds++;
-    if (!stopped) mark(false);
+    if (stopped) return;
+    mark(false);
+    if (opts.idleMs !== undefined && !timer) {
+      if (idleTimer) clearTimeout(idleTimer);
+      idleTimer = setTimeout(() => {
+        idleTimer = undefined;
+        if (stopped || timer) return;
+        opts.onIdle?.();
+        close();
+      }, opts.idleMs);
+    }
   };
 
   const close = () => {
@@ -145,6 +164,7 @@ export function watchWith(build: (opts: IndexOptions) => IndexResult, dir: strin
     finishWrites();
     if (timer) clearTimeout(timer);
     if (verifier) clearTimeout(verifier);
+    if (idleTimer) clearTimeout(idleTimer);
     for (const w of watchers.values()) w.close();
     watchers.clear();
     done();
@@ -156,6 +176,8 @@ export function watchWith(build: (opts: IndexOptions) => IndexResult, dir: strin
     // The build this schedules checks what the events named; if it takes their word, a check follows it.
     if (verifier) clearTimeout(verifier);
     verifier = undefined;
+    if (idleTimer) clearTimeout(idleTimer);
+    idleTimer = undefined;
     timer = setTimeout(() => runBuild(), debounce);
   };
 
@@ -296,7 +318,7 @@ export function watchWith(build: (opts: IndexOptions) => IndexResult, dir: strin
       setImmediate(() => {
         if (stopped || timer) return;
         const t = performance.now();
-        mark(true);
+        mark(true, true);
         try {
           const kept = warm(buildOpts);
           if (kept !== 'had') opts.onWarm?.({ ms: performance.now() - t, kept: kept === 'made' || kept === 'rehearsed' });

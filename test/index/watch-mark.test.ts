@@ -90,6 +90,30 @@ describe('awaitWatch', () => {
     assert.equal(told, 1, 'told once that it waits');
   });
 
+  it('goes on at once while the watch only warms up and the index is fresh, and waits out a warm-up while it is behind', async () => {
+    const dir = tempDir('ka-mark-');
+    writeWatchMark(dir, { busy: true, warming: true, builds: 1 });
+    assert.equal(readWatchMark(dir)?.warming, true);
+    const now = await awaitWatch(dir, () => true, { pollMs: 10, limitMs: 2000 });
+    assert.ok(now.ended === 'fresh' && now.ms < 500, JSON.stringify(now));
+
+    // Behind: no grace runs out during the warm-up (the watch builds after it); its build ends the wait.
+    let fresh = false;
+    setTimeout(() => writeWatchMark(dir, { busy: true, builds: 2 }), 400);
+    setTimeout(() => {
+      fresh = true;
+      writeWatchMark(dir, { busy: false, builds: 3 });
+    }, 500);
+    const later = await awaitWatch(dir, () => fresh, { pollMs: 10, graceMs: 100 });
+    assert.ok(later.ended === 'fresh' && later.ms >= 490, JSON.stringify(later));
+
+    // A mark without the field (an older watch's) is a warm-up like any build: waited out.
+    writeWatchMark(dir, { busy: true, builds: 1 });
+    assert.equal(readWatchMark(dir)?.warming, undefined);
+    assert.equal((await awaitWatch(dir, () => true, { pollMs: 10, limitMs: 80 })).ended, 'limit');
+    removeWatchMark(dir);
+  });
+
   it('gives up when the watch stays idle with the index behind, when the watch stops, and at its limit', async () => {
     const dir = tempDir('ka-mark-');
     writeWatchMark(dir, { busy: false, builds: 1 });
@@ -119,18 +143,25 @@ describe('a watch and its mark', () => {
       return buildIndex(o);
     };
     const stop = new AbortController();
-    const w = watchWith(build, dir, { ...loc, signal: stop.signal, onBuild: (b) => builds.push(b), onError: (e) => assert.fail(e) });
+    // The warm-up (after the first build) is marked as such: a command that finds the index fresh goes on.
+    const warming: (WatchMark | undefined)[] = [];
+    const warm = () => (warming.push(readWatchMark(dir)), 'none' as const);
+    const w = watchWith(build, dir, { ...loc, signal: stop.signal, onBuild: (b) => builds.push(b), onError: (e) => assert.fail(e) }, warm);
     try {
       assert.equal(during[0]?.busy, true, 'busy during the first build');
+      assert.equal(during[0]?.warming, undefined, 'a build is no warm-up');
       assert.equal(during[0]?.pid, process.pid);
       assert.deepEqual(readWatchMark(dir), { ...during[0], busy: false, builds: 1 }, 'idle after it, one build done');
+      for (let i = 0; i < 100 && warming.length === 0; i++) await sleep(10);
+      assert.deepEqual(warming, [{ ...during[0], busy: true, warming: true, builds: 1 }], 'warming, then');
+      assert.deepEqual(readWatchMark(dir), { ...during[0], busy: false, builds: 2 }, 'idle after the warm-up');
       assert.throws(() => watchWith(build, dir, { ...loc, onBuild: () => {}, onError: () => {} }), (e: Error) => e instanceof WatchError && /another watch \(process \d+\)/.test(e.message));
       assert.ok(readWatchMark(dir), 'the refused watch left the mark alone');
       appendFileSync(join(loc.root, 'pkg/kubelet/kubelet.go'), '\n// seen\n');
       for (let i = 0; i < 1000 && builds.length < 2; i++) await sleep(20);
       assert.equal(during[1]?.busy, true, 'busy during a later build');
       assert.equal(readWatchMark(dir)?.busy, false);
-      assert.ok(readWatchMark(dir)!.builds >= 2);
+      assert.ok(readWatchMark(dir)!.builds >= 3);
     } finally {
       stop.abort();
       await w.closed;

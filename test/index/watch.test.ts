@@ -360,6 +360,32 @@ describe('index --watch (watchIndex)', () => {
     later.abort();
     await w.closed;
   });
+
+  it('stops by itself once idleMs pass after a build with no change seen, and not while changes keep coming', async () => {
+    const loc = tree();
+    mkdirSync(loc.cacheDir!, { recursive: true });
+    let builds = 0;
+    const fake = () => {
+      builds++;
+      return { fromCache: true, files: { total: 0, parsed: 0, cached: 0 }, summary: { diagnostics: [] } } as never;
+    };
+    let idled = 0;
+    const started = performance.now();
+    const w = watchWith(fake, loc.cacheDir!, { ...loc, idleMs: 300, debounceMs: 5, verifyMs: 50, onIdle: () => idled++, onBuild: () => {}, onError: (e) => { throw e; } });
+    // An edit every 100 ms for 600 ms: each puts the stop off (a file in the root, which the fake build's watch watches).
+    const file = join(loc.root, 'edited.go');
+    for (let i = 0; i < 6; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      assert.equal(idled, 0, `still running after ${i + 1} edits`);
+      appendFileSync(file, `\n// edit ${i}\n`);
+    }
+    await w.closed;
+    const ms = performance.now() - started;
+    assert.equal(idled, 1, 'told once');
+    assert.ok(builds >= 3, `built for the edits (${builds})`);
+    assert.ok(ms >= 900, `ran through the edits, then idleMs (${Math.round(ms)} ms)`);
+    assert.equal(existsSync(join(loc.cacheDir!, 'watch.json')), false, 'its mark removed');
+  });
 });
 
 describe('kubelet-atlas index --watch', () => {
