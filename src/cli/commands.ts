@@ -3,12 +3,26 @@ import type { Edge } from '../model/index.js';
 import { channelProducers, edgesToTsv, isRuledOut, type CallTree } from '../graph/index.js';
 import { join } from 'node:path';
 import { buildIndexResult, indexOptions, loadIndex, withQueries, symbolArg, cacheDirOf, type CommonOptions, type Io } from './context.js';
+import { backgroundFromEnv, keepInBackground, minutesOf } from './background.js';
+import { indexDir } from '../index/stored.js';
 import type { IndexResult, WatchBuild } from '../index/build.js';
 import { UserError } from './errors.js';
 
-export async function indexCommand(o: CommonOptions & { unresolved?: boolean; watch?: boolean }, io: Io): Promise<number> {
+export async function indexCommand(o: CommonOptions & { unresolved?: boolean; watch?: boolean; background?: string; idleExit?: string }, io: Io): Promise<number> {
+  if (o.watch && o.background !== undefined) throw new UserError('--background starts a watch of its own: give --watch or --background, not both', 2);
+  if (!o.watch && o.idleExit !== undefined) throw new UserError('--idle-exit is for a watch: give it with --watch', 2);
   if (o.watch) return watchCommand(o, io);
-  return printIndex(await buildIndexResult(o, io), o, io);
+  const minutes = o.background !== undefined ? minutesOf(o.background, '--background') : backgroundFromEnv(io.env);
+  const options = minutes === undefined ? undefined : await indexOptions(o, io);
+  const code = printIndex(await buildIndexResult(o, io, options?.root), o, io);
+  if (options && minutes !== undefined) {
+    const kept = await keepInBackground(o, io, options.root, options.cacheDir ?? cacheDirOf(o, io), indexDir(options), minutes, 5000);
+    const say = o.json ? io.err : io.out;
+    if ('running' in kept) say(`kept up to date by the watch already running on this index (process ${kept.running.pid})\n`);
+    else if ('started' in kept) say(`kept up to date in the background by process ${kept.started}, until ${minutes} minutes pass with no change (log: ${kept.log})\n`);
+    else io.err(`kubelet-atlas: the background watch did not start: ${kept.failed}\n`);
+  }
+  return code;
 }
 
 /** How a build's graph was had without resolving (see IndexResult.cutOff), or '' when it was resolved. */
@@ -68,7 +82,8 @@ function printIndex(result: IndexResult, o: CommonOptions & { unresolved?: boole
  * a change (with --json, one JSON object per line), until SIGINT or SIGTERM. A build that fails is
  * reported and the watch goes on; exit code 0 when stopped, 2 when the first build or the watch fails.
  */
-async function watchCommand(o: CommonOptions & { unresolved?: boolean }, io: Io): Promise<number> {
+async function watchCommand(o: CommonOptions & { unresolved?: boolean; idleExit?: string }, io: Io): Promise<number> {
+  const idle = o.idleExit === undefined ? undefined : minutesOf(o.idleExit, '--idle-exit');
   const options = await indexOptions(o, io, true);
   const { watchIndex, WatchError } = await import('../index/build.js');
   const { SourceError } = await import('../source/errors.js');
@@ -114,7 +129,12 @@ async function watchCommand(o: CommonOptions & { unresolved?: boolean }, io: Io)
   };
   let watch;
   try {
-    watch = watchIndex({ ...options, signal: stop, onBuild, onError, onWarm });
+    const idleMs = idle === undefined ? undefined : idle * 60_000;
+    const onIdle = () => {
+      if (o.json) io.out(JSON.stringify({ event: 'idle', minutes: idle }) + '\n');
+      else io.out(`${clock()} no change for ${idle} minutes: the watch stops\n`);
+    };
+    watch = watchIndex({ ...options, signal: stop, onBuild, onError, onWarm, idleMs, onIdle });
   } catch (err) {
     if (err instanceof SourceError || err instanceof WatchError) throw new UserError(err.message, 2, err instanceof SourceError ? err.hint : undefined);
     throw err;

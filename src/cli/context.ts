@@ -12,6 +12,7 @@ import type { IndexOptions, IndexResult } from '../index/build.js';
 import { awaitWatch, indexDir, openStorePending, storeFreshIn, WATCH_GRACE_MS } from '../index/stored.js';
 import { GraphView, SymbolTable } from '../graph/index.js';
 import { UserError } from './errors.js';
+import { BACKGROUND_ENV, backgroundFromEnv, keepInBackground } from './background.js';
 
 export interface CommonOptions {
   source?: string;
@@ -104,10 +105,14 @@ export async function withQueries<T>(o: CommonOptions, io: Io, fn: (q: Queries, 
     return result;
   });
   const answered = fromStore();
-  if (answered) return answered.value;
+  if (answered) {
+    await backgroundAsked(o, io, root);
+    return answered.value;
+  }
   // The build writes a fresh store, which answers as above without decoding the whole graph (a build
   // that reused the stored graph has not decoded it). Only if it cannot be read does the graph answer.
   const { result } = await indexResult(o, io, false, root);
+  await backgroundAsked(o, io, root);
   const again = fromStore();
   if (again) return again.value;
   return fn({ table: new SymbolTable(result.graph.symbols), view: new GraphView(result.graph), root }, io.out);
@@ -152,13 +157,27 @@ export async function indexOptions(o: CommonOptions, io: Io, progress = false, k
 }
 
 /** The index built or refreshed, with the progress bar: its graph decoded only if read (`index` reads the summary). */
-export async function buildIndexResult(o: CommonOptions, io: Io): Promise<IndexResult> {
-  return (await indexResult(o, io, true)).result;
+export async function buildIndexResult(o: CommonOptions, io: Io, known?: string): Promise<IndexResult> {
+  return (await indexResult(o, io, true, known)).result;
 }
 
 export async function loadIndex(o: CommonOptions, io: Io, progress = false): Promise<Loaded> {
   const { result, root } = await indexResult(o, io, progress);
+  await backgroundAsked(o, io, root);
   return { result, table: new SymbolTable(result.graph.symbols), view: new GraphView(result.graph), root };
+}
+
+/**
+ * With KUBELET_ATLAS_BACKGROUND set, a watch kept in the background on the index of `root` (see
+ * background.ts), started after the command's own work when none runs, and said so on stderr.
+ */
+async function backgroundAsked(o: CommonOptions, io: Io, root: string): Promise<void> {
+  if (!io.env[BACKGROUND_ENV]) return;
+  const minutes = backgroundFromEnv(io.env);
+  if (minutes === undefined) return;
+  const cacheDir = cacheDirOf(o, io);
+  const kept = await keepInBackground(o, io, root, cacheDir, indexDir({ root, ctx: buildContext(o), scope: scopeOf(o), cacheDir }), minutes);
+  if ('started' in kept) io.err(`kubelet-atlas: the index is kept up to date in the background by process ${kept.started} (${BACKGROUND_ENV}=${minutes}; log: ${kept.log})\n`);
 }
 
 /**

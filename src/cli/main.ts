@@ -33,6 +33,8 @@ export async function main(argv: string[], io: Io = defaultIo()): Promise<number
   common(program.command('index').description('build (or refresh) the index and print a summary'))
     .option('--unresolved', 'list unresolved call sites by reason')
     .option('--watch', 'keep running: build again after each change to a Go file in scope or go.mod')
+    .option('--idle-exit <minutes>', 'with --watch: stop once this many minutes pass with no change')
+    .option('--background <minutes>', 'then keep a watch running in the background until this many minutes pass with no change (also: $KUBELET_ATLAS_BACKGROUND, for every command)')
     .action(async (_o, c: Command) => { code = await cmd.indexCommand(opts(c), io); });
   common(program.command('fetch').description('clone the pinned release (shallow, sparse) into the cache'))
     .action(async (_o, c: Command) => { code = await cmd.fetchCommand(opts(c), io); });
