@@ -9,7 +9,7 @@
  */
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { createInterface } from 'node:readline';
-import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -17,6 +17,7 @@ import { ownCopy, workingCopy } from './working-copy.js';
 import Parser from 'tree-sitter';
 import Go from 'tree-sitter-go';
 import { buildIndex, WATCH_VERIFY_MS } from '../index/build.js';
+import { readWatchMark } from '../index/watch-mark.js';
 import { nativeParserInUse, parseOnly, type ParseClock } from '../parse/index.js';
 import { computeScope, defaultBuildContext, openTree, resolveSourceDir, type Scope } from '../source/index.js';
 
@@ -319,6 +320,7 @@ async function measure(source: string, root: string): Promise<number> {
     }
     if (!process.argv.includes('--no-watch')) {
       await watchRows({ root, scope, tags, runs, edited, original, small, smallOriginal, out, fmt });
+      await backgroundRows({ root, scope, tags, runs, edited, original, out });
     }
   }
 
@@ -345,6 +347,95 @@ async function measure(source: string, root: string): Promise<number> {
     out(`  ${name.padEnd(48)} median ${m.toFixed(0).padStart(5)}  (${xs.map((x) => x.toFixed(0)).join(', ')})${i ? `  over node start: ${(m - baseline).toFixed(0)}` : ''}\n`);
   });
   return 0;
+}
+
+/**
+ * The one-shot commands again, as whole commands right after the edit's write, with a watch kept in
+ * the background (`index --background`, see cli/background.ts): the command waits for the watch to
+ * take the edit in, then reads what it wrote. The watch's first build (the foreground's `index`, cold)
+ * and its warm start are not counted; after each edit, the file is put back and the index brought up
+ * to date again (not counted).
+ */
+async function backgroundRows(a: { root: string; scope: string; tags: string; runs: number; edited: string; original: Buffer; out: (s: string) => void }): Promise<void> {
+  const cache = mkdtempSync(join(tmpdir(), 'ka-bench-bg-'));
+  const src = ['--source', a.root, '--scope', a.scope, '--cache-dir', cache, ...(a.tags ? ['--tags', a.tags] : [])];
+  const started = spawnSync(process.execPath, [bin, 'index', ...src, '--background', '30'], { encoding: 'utf8' });
+  const pid = Number(/in the background by process (\d+)/.exec(started.stdout ?? '')?.[1]);
+  if (!pid) throw new Error(`bench: the background watch did not start: ${started.stdout}${started.stderr}`);
+  const dir = join(cache, 'index', readdirSync(join(cache, 'index')).find((d) => statSync(join(cache, 'index', d)).isDirectory() && readdirSync(join(cache, 'index', d)).includes('watch.json'))!);
+  /** Until the watch is idle with `builds` builds and warm-ups done at least (ten minutes at most). */
+  const idleAfter = async (builds: number) => {
+    for (let i = 0; i < 30_000; i++) {
+      const mark = readWatchMark(dir);
+      if (!mark) throw new Error(`bench: the background watch stopped; its log: ${readFileSync(join(dir, 'background.log'), 'utf8').slice(-2000)}`);
+      if (!mark.busy && mark.builds >= builds) {
+        // The check of every path that follows a build that took the events' word runs before the
+        // next edit, as between a user's saves (see index/watch.ts).
+        await new Promise((r) => setTimeout(r, WATCH_VERIFY_MS + 500));
+        const now = readWatchMark(dir);
+        if (now && !now.busy) return now.builds;
+        continue;
+      }
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    throw new Error('bench: the background watch stayed busy for ten minutes');
+  };
+  let stopped = false;
+  const stop = async () => {
+    if (stopped) return;
+    stopped = true;
+    try {
+      process.kill(pid, 'SIGTERM');
+    } catch {
+      // Gone already.
+    }
+    // It removes its mark as it stops.
+    const end = Date.now() + 10_000;
+    while (readWatchMark(dir) && Date.now() < end) await new Promise((r) => setTimeout(r, 20));
+  };
+  try {
+    // Its first build (the graph stored) and its warm start.
+    let builds = await idleAfter(2);
+    const kinds: [string, keyof typeof EDITS, string[]][] = [
+      ['index, a comment appended', 'comment', ['index']],
+      ['index, a function appended', 'function', ['index']],
+      ['index, a method added', 'method', ['index']],
+      ['callers Kubelet.syncLoopIteration, a function appended', 'function', ['callers', 'Kubelet.syncLoopIteration']],
+    ];
+    const times: number[][] = kinds.map(() => []);
+    for (let r = 0; r < a.runs; r++) {
+      for (const [i, [, kind, command]] of kinds.entries()) {
+        writeFileSync(a.edited, EDITS[kind](a.original));
+        times[i].push(timeCommand([bin, ...command, ...src]));
+        builds = await idleAfter(builds + 1);
+        writeFileSync(a.edited, a.original);
+        timeCommand([bin, 'index', ...src]);
+        builds = await idleAfter(builds + 1);
+      }
+    }
+    // The same commands with no watch, on the same index: the baseline.
+    await stop();
+    const alone: number[][] = kinds.map(() => []);
+    for (let r = 0; r < a.runs; r++) {
+      for (const [i, [, kind, command]] of kinds.entries()) {
+        writeFileSync(a.edited, EDITS[kind](a.original));
+        alone[i].push(timeCommand([bin, ...command, ...src]));
+        writeFileSync(a.edited, a.original);
+        timeCommand([bin, 'index', ...src]);
+      }
+    }
+    a.out(`  one-shot commands with a watch kept in the background (\`index --background\`), whole commands from right after the edit's write; without a watch in brackets\n`);
+    for (const [i, [name]] of kinds.entries()) {
+      const ms = (x: number) => Math.round(x).toString();
+      const m = median(times[i]);
+      const was = median(alone[i]);
+      a.out(`    ${name.padEnd(60)} median ${`${ms(m)} ms`.padStart(8)}  (runs: ${times[i].map(ms).join(', ')} ms; without: ${ms(was)} ms, runs ${alone[i].map(ms).join(', ')}; ratio ${(m / was).toFixed(3)})\n`);
+    }
+  } finally {
+    await stop();
+    writeFileSync(a.edited, a.original);
+    rmSync(cache, { recursive: true, force: true });
+  }
 }
 
 /** One build reported by `index --watch --json` (see watchRecord in cli/commands.ts). */
