@@ -8,7 +8,7 @@ import { setFlagsFromString } from 'node:v8';
 import type { BuildContext, Diagnostic, Graph, GraphChanges } from '../model/index.js';
 import { scanSource, SourceError, statNow, type Scope, type SourceScan, type SourcePackage, type SourceSnapshot } from '../source/index.js';
 import { extractAll, factsShift, nativeParserInUse, newClock, unpackFacts, workersFor, type FileFacts, type ParseClock, type StringTable } from '../parse/index.js';
-import { buildProgram, factsDiagnostics, resolveProgram, ResolveSession, symbolFields, type PackageInput } from '../resolve/index.js';
+import { buildProgram, factsDiagnostics, resolveProgram, ResolveSession, symbolFields, type FilesChange, type PackageInput } from '../resolve/index.js';
 import { appendFactsEntries, contentHash, graphFileLabelled, textHash, factsHash, factsKey, factsPackWriter, readFactsEntries, readFactsPack, readGraphFile, readPack, withGraphLines, writeGraphFile, writePack, type FactsPack, type LiveKeys, type PackMemo } from './cache.js';
 import { decodePacked, encodePacked, PACK_VERSION, packGraph, summarize, summarizeGraph, unpackGraph, type GraphSummary, type PackedGraph } from '../graph/pack.js';
 import { encodeStoreParts, moveStoreLinesParts } from '../graph/store.js';
@@ -689,8 +689,10 @@ function build(opts: IndexOptions, useSnapshot: boolean): IndexResult {
     // The files the kept resolution is behind on, besides the changed ones: edits it did not take
     // (an early cut-off moved their lines), whose facts the pack has.
     const behind = kept && prior.key === state.inputs.key ? sessionBehind(kept, prior, contents, changed, packFile) : undefined;
-    const session = behind && kept!.session;
-    const update = session && changed.every((c) => c.active) ? session.update([...changed.map((c) => early!.get(c.path)!.facts), ...behind!], { root, modulePath, context: opts.ctx, diagnostics: sourceDiagnostics }) : undefined;
+    // Or files that came or went, in packages that stay, with nothing else changed.
+    const cameWent = kept && prior.key !== state.inputs.key ? filesCameWent(kept, state.inputs, prior, contents, changed) : undefined;
+    const session = (behind || cameWent) && kept!.session;
+    const update = session && changed.every((c) => c.active) ? session.update([...changed.map((c) => early!.get(c.path)!.facts), ...(behind ?? [])], { root, modulePath, context: opts.ctx, diagnostics: sourceDiagnostics }, cameWent) : undefined;
     if (update) lap('resolve');
     if (update && 'graph' in update) {
       for (const [k, v] of Object.entries(update.timings)) timings[`resolve.${k}`] = v;
@@ -879,6 +881,54 @@ function sessionBehind(kept: KeptSession, prior: ResolveInputs, contents: FileCo
     facts.push(f);
   }
   return facts;
+}
+
+/**
+ * The files that came or went since the state's inputs `was` (which the kept resolution's graph was
+ * made from), when that and the changed files' facts are all that changed: `prior` (the inputs with
+ * the changed files' old facts: see inputsWith) with the files that came left out and those that went
+ * put back, as the kept resolution has them, gives `was`'s key. Undefined otherwise, or when none came
+ * or went, or more than CUTOFF_MAX_FILES did, or a file that came is not in the build, or one that went
+ * was not.
+ */
+function filesCameWent(kept: KeptSession, was: ResolveInputs, prior: ResolveInputs, contents: FileContent[], changed: FileContent[]): FilesChange | undefined {
+  if (kept.inputs.key !== was.key) return undefined;
+  const d = describedAs.get(prior);
+  if (!d) return undefined;
+  const at = new Map(was.files.map((e, i) => [e[0], i]));
+  const came = changed.filter((c) => !at.has(c.path));
+  const now = new Set(contents.map((c) => c.path));
+  const went = was.files.filter((e) => !now.has(e[0])).map((e) => e[0]);
+  if (came.length + went.length === 0 || came.length + went.length > CUTOFF_MAX_FILES || came.some((c) => !c.active)) return undefined;
+  const pkgAt = new Map(d.packages.map((p, i) => [p.importPath, i]));
+  const wentFiles = new Map<string, { path: string; active: boolean; constraint?: string }>();
+  const pkgs = new Set(came.map((c) => c.pkgAt));
+  for (const path of went) {
+    const f = kept.session.fileInBuild(path);
+    const i = f && pkgAt.get(f.importPath);
+    if (!f || i === undefined) return undefined;
+    wentFiles.set(path, { path, active: true, constraint: f.constraint });
+    pkgs.add(i);
+  }
+  const cameAt = new Set(came.map((c) => c.path));
+  const facts = new Map(was.files.map((e) => [e[0], e[2]]));
+  const parts = d.parts.slice();
+  for (const i of pkgs) {
+    const p = d.packages[i];
+    // The package's files as the state had them: in its order, each with the facts it had.
+    const files = [...p.files.filter((f) => !cameAt.has(f.path)), ...[...wentFiles.values()].filter((f) => kept.session.fileInBuild(f.path)!.importPath === p.importPath)];
+    files.sort((a, b) => at.get(a.path)! - at.get(b.path)!);
+    parts[i] = partOfFiles(p.importPath, files, files.map((f) => facts.get(f.path)));
+  }
+  if (keyOfDescription({ ...d, parts }) !== was.key) return undefined;
+  return {
+    came: came.map((c) => {
+      const files = c.pkg.files;
+      const j = files.findIndex((f) => f.path === c.path);
+      return { path: c.path, importPath: c.pkg.importPath, active: c.active, constraint: files[j].constraint, before: files.slice(j + 1).find((f) => !cameAt.has(f.path))?.path };
+    }),
+    went,
+  };
 }
 
 /** The query store of `graph` written, made from its packed form when the caller has it (see encodeStoreParts). */
@@ -1114,8 +1164,16 @@ function keyOfDescription(d: Described): string {
 
 /** The hash of package `p`'s part of a description: its import path and its files, their facts from `facts[from]` on. */
 function partOf(p: SourcePackage, facts: readonly (string | undefined)[], from: number): string {
-  return textHash(JSON.stringify([p.importPath, p.files.map((f, j) => describedFile(f, facts[from + j]))]));
+  return partOfFiles(p.importPath, p.files, p.files.map((_, j) => facts[from + j]));
 }
+
+/** The hash of a package's part of a description (see partOf): its import path, its files and their facts, in order. */
+function partOfFiles(importPath: string, files: readonly DescribedFile[], facts: readonly (string | undefined)[]): string {
+  return textHash(JSON.stringify([importPath, files.map((f, j) => describedFile(f, facts[j]))]));
+}
+
+/** What a description reads of a file (see describedFile). */
+type DescribedFile = Pick<SourcePackage['files'][number], 'path' | 'active' | 'constraint'>;
 
 /** Each package's part (see partOf). */
 function partsOf(packages: SourcePackage[], facts: readonly (string | undefined)[]): string[] {
@@ -1160,7 +1218,7 @@ function partsWith(last: Described, head: string, packages: SourcePackage[], fac
 }
 
 /** A file as resolveInputs describes it: path, whether it is in the build, its constraint, its facts' hash. */
-function describedFile(f: SourcePackage['files'][number], facts: string | undefined): [string, boolean, string | null, string | null] {
+function describedFile(f: DescribedFile, facts: string | undefined): [string, boolean, string | null, string | null] {
   return [f.path, f.active, f.constraint ?? null, facts || null];
 }
 

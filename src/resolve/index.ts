@@ -6,7 +6,7 @@ import { finishGraph, type ResolveMeta } from './finish.js';
 
 export { buildProgram, factsDiagnostics, type Program, type PackageInput } from './program.js';
 export { symbolFields, type SymbolFields } from './symbols.js';
-export { ResolveSession, type SessionUpdate } from './session.js';
+export { ResolveSession, type FilesChange, type SessionUpdate } from './session.js';
 export type { ResolveMeta } from './finish.js';
 
 export function resolveProgram(program: Program, meta: ResolveMeta): Graph {

@@ -44,6 +44,17 @@ import { fileSymbols, fitted, packageSymbol, SymbolSlots } from './symbols.js';
 import type { Rank } from './parts.js';
 import { channelsOf, goEdges, goroutinesOf } from './concurrency.js';
 
+/**
+ * Files that came or went with an update (see ResolveSession.update). A file that came has its facts
+ * among the update's changed files, with its package (one the program has), whether it is in the
+ * build (it must be), its build constraint, and the file of its package it comes before in the
+ * scope's order (none: it is the last).
+ */
+export interface FilesChange {
+  came: { path: string; importPath: string; active: boolean; constraint?: string; before?: string }[];
+  went: string[];
+}
+
 /** An update's graph, with what may differ from the graph before it (undefined when not known: see finish). */
 export type SessionUpdate = { graph: Graph; changes?: GraphChanges; functions: number; redone: number; timings: Record<string, number> } | { refused: string };
 
@@ -243,6 +254,8 @@ export class ResolveSession {
   private factsDiagnostics?: Diagnostic[];
   /** The arrays prepare made for the next graph's lists, taken by the graph that uses them. */
   private spare?: Spare;
+  /** Files that went in the update being made, whose records the graph it makes drops (see finish). */
+  private went = new Set<FileInfo>();
 
   private constructor(private program: Program, private packageInputs: PackageInput[]) {
     this.resolver = new CallResolver(program, this.deps);
@@ -277,15 +290,36 @@ export class ResolveSession {
    * `meta` for the rest (its diagnostics those of the source stage); or why the edit is not taken.
    * A refused edit leaves the session as it was.
    */
-  update(changed: FileFacts[], meta: ResolveMeta): SessionUpdate {
+  update(changed: FileFacts[], meta: ResolveMeta, files?: FilesChange): SessionUpdate {
     if (this.broken) return { refused: `an earlier update failed (${this.broken})` };
     if (this.resolver.guardsFired()) return { refused: 'a guard of the query engine fired: answers may depend on order' };
+    // Files that came are planned as files whose facts were empty, and files that went as files whose
+    // facts became empty: what they declare comes or goes as in an edit (see plan).
+    const cameFiles = new Map<string, { file: FileInfo; came: FilesChange['came'][number] }>();
+    for (const c of files?.came ?? []) {
+      const why = this.comes(c);
+      if (typeof why === 'string') return { refused: `${c.path}: ${why}` };
+      cameFiles.set(c.path, { file: why, came: c });
+    }
+    const wentFiles = new Set<FileInfo>();
     const plans: FilePlan[] = [];
+    for (const path of files?.went ?? []) {
+      const file = this.files.get(path);
+      if (!file) return { refused: `${path}: a file that went was not in the build` };
+      const why = this.packageKeeps(file.pkg, path);
+      if (why) return { refused: `${path}: ${why}` };
+      const plan = this.plan(emptyFacts(path, file.facts.pkg));
+      if (typeof plan === 'string') return { refused: `${path} went: ${plan}` };
+      wentFiles.add(file);
+      plans.push(plan);
+    }
     // Each plan is made against the program before the edit: two files may not bring one name.
     const came = new Set<string>();
     for (const next of changed) {
-      const plan = this.plan(next);
-      if (typeof plan === 'string') return { refused: `${next.path}: ${plan}` };
+      const cameFile = cameFiles.get(next.path);
+      if (cameFile && next.pkg !== cameFile.file.pkg.name) return { refused: `${next.path}: a file of package ${next.pkg} came to package ${cameFile.file.pkg.name}` };
+      const plan = this.plan(next, cameFile?.file);
+      if (typeof plan === 'string') return { refused: `${next.path}${cameFile ? ' came' : ''}: ${plan}` };
       for (const n of plan.typeNames?.came ?? []) {
         const id = `${plan.file.pkg.path}.${n}`;
         if (came.has(id)) return { refused: `${next.path}: ${n} came in two files` };
@@ -293,10 +327,12 @@ export class ResolveSession {
       }
       plans.push(plan);
     }
+    for (const path of cameFiles.keys()) if (!changed.some((f) => f.path === path)) return { refused: `${path}: a file that came has no facts` };
     const mentions = this.mentions(plans);
     if (typeof mentions === 'string') return { refused: mentions };
     try {
-      return this.apply(plans, mentions, meta);
+      for (const { file, came } of cameFiles.values()) this.attach(file, came);
+      return this.apply(plans, mentions, meta, wentFiles);
     } catch (err) {
       this.broken = (err as Error).message;
       return { refused: `the update failed (${this.broken})` };
@@ -329,6 +365,12 @@ export class ResolveSession {
   /** The last graph made (the one the next update starts from). */
   lastGraphMade(): Graph | undefined {
     return this.lastGraph;
+  }
+
+  /** The package and build constraint of the file at `path` when it is in the build (see FilesChange). */
+  fileInBuild(path: string): { importPath: string; constraint?: string } | undefined {
+    const file = this.files.get(path);
+    return file && { importPath: file.pkg.path, constraint: file.constraint };
   }
 
   /** The facts the session has for the file at `path` (relative, as in the facts). */
@@ -420,6 +462,13 @@ export class ResolveSession {
     };
     // After an update, the records of the files it changed (and of their packages) are made again in
     // the last list; else every record is listed again.
+    // The records of files that went are gone (their packages' records are looked at for their IDs).
+    for (const file of this.went) {
+      for (const r of this.staleSymbols.get(file) ?? []) records.add(r.id);
+      this.staleSymbols.delete(file);
+      remade.add(file.pkg);
+    }
+    this.went.clear();
     const stale = [...this.staleSymbols.keys()];
     const symbols = this.deps.none(() => (rank && this.slots ? this.slots.update(stale, symbolsOf, packageOf, spare?.symbols) : (this.slots = SymbolSlots.of(this.program, symbolsOf, packageOf)).list));
     const graph = this.deps.none(() => finishGraph(this.program, this.resolver, edges, unresolved, { ...meta, diagnostics }, { symbols, functions: this.slots!.functions, goroutines, kinds, channels: this.channelsNow(channels, rank, moves) }));
@@ -666,10 +715,79 @@ export class ResolveSession {
   }
 
   /** What changes in one file, or why the change is not taken. Changes nothing. */
-  private plan(next: FileFacts): FilePlan | string {
-    const file = this.files.get(next.path);
+  /**
+   * The record of a file that comes (not yet in its package's files: see attach), or why it cannot
+   * come: it must be in the build, new to it, and of a package the program has, whose files all have
+   * its package clause (the package's name is the one most of its files give).
+   */
+  private comes(c: FilesChange['came'][number]): FileInfo | string {
+    if (!c.active) return 'a file outside the build came';
+    if (this.files.has(c.path) || this.inputs.has(c.path)) return 'a file that came was there already';
+    const pkg = this.program.packages.get(c.importPath);
+    if (!pkg) return `a file of a package the program does not have came (${c.importPath})`;
+    const why = this.packageKeeps(pkg, c.path);
+    if (why) return why;
+    return { facts: emptyFacts(c.path, pkg.name), pkg, imports: new Map(), dot: [], active: true, constraint: c.constraint };
+  }
+
+  /**
+   * Why package `pkg` would not stay as it is with file `path` coming or going (undefined when it
+   * would): each of its files in the build gives its name as package clause, and another stays.
+   */
+  private packageKeeps(pkg: PkgInfo, path: string): string | undefined {
+    const input = this.packageInputs.find((i) => i.importPath === pkg.path);
+    if (!input) return 'its package has no inputs';
+    const others = input.files.filter((f) => f.active && f.facts.path !== path);
+    if (others.length === 0) return 'its package would have no file in the build';
+    if (others.some((f) => f.facts.pkg !== pkg.name)) return 'a file of its package gives another package clause';
+    return undefined;
+  }
+
+  /**
+   * A file that came put among its package's files and inputs where a build from nothing has it (see
+   * FilesChange), with no functions yet: apply gives it its facts as to any changed file.
+   */
+  private attach(file: FileInfo, came: FilesChange['came'][number]): void {
+    const input = this.packageInputs.find((i) => i.importPath === file.pkg.path)!;
+    const at = came.before === undefined ? -1 : input.files.findIndex((f) => f.facts.path === came.before);
+    const entry = { facts: file.facts, active: true, constraint: came.constraint };
+    const index = at < 0 ? input.files.length : at;
+    // The program lists a package's files in the inputs' order (less those of another package clause).
+    const after = new Set(input.files.slice(index).map((f) => f.facts.path));
+    const place = file.pkg.files.findIndex((f) => after.has(f.facts.path));
+    input.files.splice(index, 0, entry);
+    file.pkg.files.splice(place < 0 ? file.pkg.files.length : place, 0, file);
+    this.inputs.set(file.facts.path, entry);
+    this.files.set(file.facts.path, file);
+    this.infos.set(file, []);
+    this.filesMoved();
+  }
+
+  /** A file went (its functions, types and values gone already: see apply): taken out of its package's files and inputs. */
+  private detach(file: FileInfo): void {
+    const path = file.facts.path;
+    const input = this.packageInputs.find((i) => i.importPath === file.pkg.path)!;
+    input.files.splice(input.files.findIndex((f) => f.facts.path === path), 1);
+    file.pkg.files.splice(file.pkg.files.indexOf(file), 1);
+    this.inputs.delete(path);
+    this.files.delete(path);
+    this.infos.delete(file);
+    this.symbols.delete(file);
+    this.went.add(file);
+    this.filesMoved();
+  }
+
+  /** What is made of the list of files, made again when next needed: the importers, the facts' diagnostics, the symbol list's slots. */
+  private filesMoved(): void {
+    this.importers = undefined;
+    this.factsDiagnostics = undefined;
+    this.slots = undefined;
+  }
+
+  private plan(next: FileFacts, came?: FileInfo): FilePlan | string {
+    const file = came ?? this.files.get(next.path);
     if (!file) return 'not a file in the build';
-    const infos = this.infos.get(file);
+    const infos = came ? [] : this.infos.get(file);
     if (!infos) return 'declares a function twice';
     const was = file.facts;
     if (was.pkg !== next.pkg) return 'its package clause changed';
@@ -698,7 +816,7 @@ export class ResolveSession {
     }
     let imports: FilePlan['imports'];
     if (!recordsShift(was.imports, next.imports)) {
-      const taken = this.importsTaken(file, next);
+      const taken = this.importsTaken(file, next, !!came);
       if (typeof taken === 'string') return taken;
       imports = taken;
     }
@@ -958,12 +1076,14 @@ export class ResolveSession {
    * names a name whose package changed, so that nothing the file declares reads otherwise (what
    * its bodies read is resolved again: see plan).
    */
-  private importsTaken(file: FileInfo, next: FileFacts): FilePlan['imports'] | string {
+  private importsTaken(file: FileInfo, next: FileFacts, came = false): FilePlan['imports'] | string {
     const now = importsOf(next, this.program);
     if (now.dot.length !== file.dot.length || now.dot.some((d, i) => d !== file.dot[i])) return 'its dot imports changed';
     const names = new Set<string>();
     for (const [n, path] of now.imports) if (file.imports.get(n) !== path) names.add(n);
     for (const [n, path] of file.imports) if (now.imports.get(n) !== path) names.add(n);
+    // A file that came declares only what came (types, values and functions no answer read before).
+    if (came) return { ...now, names };
     const declared = [next.types, next.values, next.funcs.filter((f) => f.parent === undefined).map(signature)];
     if (names.size > 0 && namedIn(declared, names)) return `its imports changed the package of a name its declarations use (${[...names].join(', ')})`;
     return { ...now, names };
@@ -1127,7 +1247,7 @@ export class ResolveSession {
 
   private importers?: Map<string, FileInfo[]>;
 
-  private apply(plans: FilePlan[], mentions: Set<FuncInfo>, meta: ResolveMeta): SessionUpdate {
+  private apply(plans: FilePlan[], mentions: Set<FuncInfo>, meta: ResolveMeta, wentFiles: ReadonlySet<FileInfo> = new Set()): SessionUpdate {
     const r = this.resolver;
     const timings: Record<string, number> = {};
     let t = performance.now();
@@ -1210,6 +1330,7 @@ export class ResolveSession {
       this.inputs.get(next.path)!.facts = next;
       this.infos.set(file, nextInfos);
     }
+    for (const file of wentFiles) this.detach(file);
     for (const info of gone) {
       if (this.program.funcs.get(info.id) === info) this.program.funcs.delete(info.id);
       if (info.pkg.funcs.get(info.facts.local) === info) info.pkg.funcs.delete(info.facts.local);
@@ -1863,4 +1984,9 @@ function someName(x: unknown, found: (name: string) => boolean, qualifiers = fal
     if (typeof v === 'object' && v !== null && someName(v, found, qualifiers)) return true;
   }
   return false;
+}
+
+/** The facts of a file that declares nothing: a file before it came, or after it went. */
+function emptyFacts(path: string, pkg: string): FileFacts {
+  return { path, pkg, imports: [], funcs: [], types: [], values: [], diagnostics: [] };
 }

@@ -5,7 +5,7 @@
  */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { DELTA_MAX_BYTES, forgetDeltaBase, readDelta, storeDelta } from '../../src/graph/delta.js';
 import { bufferBytes, encodeStore, GraphStore } from '../../src/graph/index.js';
@@ -120,6 +120,37 @@ describe('the query store delta', () => {
     const back = buildIndex(loc);
     assert.ok(back.incremental, 'resolved again in part again');
     same(back.graph, 'both back');
+    forgetDeltaBases();
+  });
+
+  it('follow files that come and go, which the kept resolution takes', () => {
+    const { root, loc, fresh } = keptTree('ka-delta-files');
+    buildIndex(loc);
+    const same = (built: Graph, what: string) => {
+      const want = fresh();
+      assert.deepEqual(unpackGraph(packGraph(built)), unpackGraph(packGraph(want)), `${what}: the graph a fresh build makes`);
+      const store = openStore(loc);
+      assert.ok(store, `${what}: the store answers`);
+      const ids = graphIds(want).filter((id) => /kubelet/.test(id));
+      assert.deepEqual(storeAnswers(store, ids), storeAnswers(new GraphStore(bufferBytes(encodeStore(want, 'whole'))), ids), `${what}: the store`);
+      store.close();
+      assert.deepEqual(unpackGraph(packGraph(buildIndex({ root, ctx: loc.ctx, cacheDir: loc.cacheDir }).graph)), unpackGraph(packGraph(want)), `${what}: the graph a one-shot command reads`);
+    };
+    const added = join(root, 'pkg/kubelet/atlas_added.go');
+    writeFileSync(added, 'package kubelet\n\nimport "time"\n\nfunc atlasAdded(kl *Kubelet, d time.Duration) { kl.BirthCry() }\n');
+    const came = buildIndex(loc);
+    assert.ok(came.incremental, `a file that came: resolved again in part (not: ${came.refused})`);
+    same(came.graph, 'a file that came');
+    const kubelet = join(root, 'pkg/kubelet/kubelet.go');
+    const k0 = readFileSync(kubelet, 'utf8');
+    // It goes while kubelet.go comes to call it: two files in one build.
+    writeFileSync(kubelet, `${k0}\nfunc atlasCaller(kl *Kubelet) { atlasAdded(kl, 0) }\n`);
+    rmSync(added);
+    const went = buildIndex(loc);
+    assert.ok(went.incremental, `a file that went: resolved again in part (not: ${went.refused})`);
+    same(went.graph, 'a file that went');
+    writeFileSync(kubelet, k0);
+    same(buildIndex(loc).graph, 'back');
     forgetDeltaBases();
   });
 
