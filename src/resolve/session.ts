@@ -10,7 +10,8 @@
  * generic function's, nor a method's receiver), a struct's fields (embedded ones too) and an
  * interface's methods and embedded interfaces may come, go or change, a type may come or go (with
  * its methods) where only its file's functions name it (see typesTaken), and imports may change
- * where the file's declarations name none of the names they bind otherwise (see importsTaken). The functions (with their closures) whose records changed
+ * where the file's declarations name none of the names they bind otherwise (see importsTaken); files
+ * may come or go in packages that stay, as files whose facts were or become empty (see FilesChange). The functions (with their closures) whose records changed
  * (or that name such a name) are *changed*, those whose records only moved are *moved*, and those
  * whose records are the same, positions included, keep their old records and are left alone. Then:
  *
