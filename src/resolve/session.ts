@@ -1572,8 +1572,9 @@ export class ResolveSession {
     for (const fn of byFile) {
       const infos = this.infos.get(fn.file)!;
       const at = infos.indexOf(fn);
-      const before = infos.slice(0, at).reverse().find(settled);
-      const anchor = before ?? infos.slice(at + 1).find(settled);
+      let before = infos.slice(0, at).reverse().find(settled);
+      let anchor = before ?? infos.slice(at + 1).find(settled);
+      if (!anchor) [before, anchor] = this.besideFile(fn.file, settled);
       const where = anchor ? list.indexOf(anchor) : -1;
       if (where < 0) return undefined;
       const place = where + (before ? 1 : 0);
@@ -1582,6 +1583,27 @@ export class ResolveSession {
       placed.add(fn);
     }
     return from;
+  }
+
+  /**
+   * For a file none of whose functions has its place (a file that came): the last function with its
+   * place (see insert) of the nearest file before it in its package that has one (as `before`, and
+   * the anchor), else the first of the nearest file after it. The functions of a file outside the
+   * build hold places in the map too (an ID no file of the build declares), so they are looked at.
+   */
+  private besideFile(file: FileInfo, settled: (f: FuncInfo) => boolean): [before: FuncInfo | undefined, anchor: FuncInfo | undefined] {
+    const files = file.pkg.files;
+    const k = files.indexOf(file);
+    const funcsOf = (f: FileInfo) => this.infos.get(f) ?? f.facts.funcs.map((x) => this.program.funcs.get(`${f.pkg.path}.${x.local}`)).filter((x): x is FuncInfo => x?.file === f);
+    for (let j = k - 1; j >= 0; j--) {
+      const last = [...funcsOf(files[j])].reverse().find(settled);
+      if (last) return [last, last];
+    }
+    for (let j = k + 1; j < files.length; j++) {
+      const first = funcsOf(files[j]).find(settled);
+      if (first) return [undefined, first];
+    }
+    return [undefined, undefined];
   }
 
   /**
