@@ -14,7 +14,8 @@ export async function indexCommand(o: CommonOptions & { unresolved?: boolean; wa
   if (o.watch) return watchCommand(o, io);
   const minutes = o.background !== undefined ? minutesOf(o.background, '--background') : backgroundFromEnv(io.env);
   const options = minutes === undefined ? undefined : await indexOptions(o, io);
-  const code = printIndex(await buildIndexResult(o, io, options?.root), o, io);
+  const built = await buildIndexResult(o, io, options?.root);
+  const code = printIndex(built.result, o, io, built.watch);
   if (options && minutes !== undefined) {
     const kept = await keepInBackground(o, io, options.root, options.cacheDir ?? cacheDirOf(o, io), indexDir(options), minutes, 5000);
     const say = o.json ? io.err : io.out;
@@ -26,7 +27,8 @@ export async function indexCommand(o: CommonOptions & { unresolved?: boolean; wa
 }
 
 /** How a build's graph was had without resolving (see IndexResult.cutOff), or '' when it was resolved. */
-function graphFrom(result: IndexResult): string {
+function graphFrom(result: IndexResult, watch?: number): string {
+  if (watch !== undefined) return `graph as the index watch (process ${watch}) left it`;
   return result.cutOff === 'facts'
     ? 'graph from cache (the changed files\' facts are the same)'
     : result.cutOff === 'positions'
@@ -37,18 +39,18 @@ function graphFrom(result: IndexResult): string {
 }
 
 /** The summary of a build, as `index` prints it (or its JSON); the exit code: 1 when it has errors. */
-function printIndex(result: IndexResult, o: CommonOptions & { unresolved?: boolean }, io: Io): number {
+function printIndex(result: IndexResult, o: CommonOptions & { unresolved?: boolean }, io: Io, watch?: number): number {
   // The summary kept with the graph: the graph itself is decoded only to list unresolved sites.
   const g = result.summary;
   const errors = g.diagnostics.filter((d) => d.severity === 'error');
   if (o.json) {
-    io.out(JSON.stringify({ stats: g.stats, files: result.files, timings: result.timings, parseThreads: result.parseThreads, fromCache: result.fromCache, cutOff: result.cutOff, diagnostics: g.diagnostics, unresolved: o.unresolved ? result.graph.unresolved : undefined }, null, 2) + '\n');
+    io.out(JSON.stringify({ stats: g.stats, files: result.files, timings: result.timings, parseThreads: result.parseThreads, fromCache: result.fromCache, cutOff: result.cutOff, watch, diagnostics: g.diagnostics, unresolved: o.unresolved ? result.graph.unresolved : undefined }, null, 2) + '\n');
     return errors.length ? 1 : 0;
   }
   const s = g.stats;
   io.out(`indexed ${g.root}\n`);
   const how = result.parser && result.files.parsed ? ` with the ${result.parser.native ? 'native parser' : 'tree-sitter bindings'} on ${result.parser.workers ? `${result.parser.workers} threads` : 'one thread'}` : '';
-  const from = graphFrom(result);
+  const from = graphFrom(result, watch);
   const graphFromText = from ? `, ${from}` : '';
   // How many files were read and hashed: the others' stats were as the last scan left them.
   const read = result.files.read === undefined ? '' : `, ${result.files.read} read`;

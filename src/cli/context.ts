@@ -157,8 +157,10 @@ export async function indexOptions(o: CommonOptions, io: Io, progress = false, k
 }
 
 /** The index built or refreshed, with the progress bar: its graph decoded only if read (`index` reads the summary). */
-export async function buildIndexResult(o: CommonOptions, io: Io, known?: string): Promise<IndexResult> {
-  return (await indexResult(o, io, true, known)).result;
+/** `watch`: the process of the index watch that had just taken the tree in, when the index is as it left it. */
+export async function buildIndexResult(o: CommonOptions, io: Io, known?: string): Promise<{ result: IndexResult; watch?: number }> {
+  const { result, watch } = await indexResult(o, io, true, known);
+  return { result, watch };
 }
 
 export async function loadIndex(o: CommonOptions, io: Io, progress = false): Promise<Loaded> {
@@ -185,22 +187,27 @@ async function backgroundAsked(o: CommonOptions, io: Io, root: string): Promise<
  * folder, if already found. When an `index --watch` keeps this index, the watch is waited for (see
  * index/watch-mark.ts): once it has taken in the tree as it is, the index is read as it left it.
  */
-async function indexResult(o: CommonOptions, io: Io, progress = false, known?: string): Promise<{ result: IndexResult; root: string }> {
+async function indexResult(o: CommonOptions, io: Io, progress = false, known?: string): Promise<{ result: IndexResult; root: string; watch?: number }> {
   const options = await indexOptions(o, io, progress, known);
-  await waitForWatch(indexDir(options), io);
+  const watched = await waitForWatch(indexDir(options), io);
   try {
     // `index` builds: every file whose stat moved since the last scan is read and hashed again (see
-    // source/snapshot.ts). Queries trust the store when no file's size or mtime moved.
+    // source/snapshot.ts). Queries trust the store when no file's size or mtime moved, as does `index`
+    // when a watch has just taken the tree in (it read and hashed what moved).
     const { buildIndex, loadIndex: loadStoredIndex } = await import('../index/build.js');
-    return { result: progress ? buildIndex(options) : loadStoredIndex(options), root: options.root };
+    const result = progress && !watched ? buildIndex(options) : loadStoredIndex(options);
+    return { result, root: options.root, watch: watched && result.fromCache ? watched : undefined };
   } catch (err) {
     if (err instanceof SourceError) throw new UserError(err.message, 2, err.hint);
     throw err;
   }
 }
 
-/** Waits for a watch that keeps the index in `dir`, saying so on stderr when the wait is long or ends without it. */
-async function waitForWatch(dir: string, io: Io): Promise<void> {
+/**
+ * Waits for a watch that keeps the index in `dir`, saying so on stderr when the wait is long or ends
+ * without it; the watch's process when it left the index up to date with the tree.
+ */
+async function waitForWatch(dir: string, io: Io): Promise<number | undefined> {
   const waited = await awaitWatch(dir, () => storeFreshIn(dir), {
     onWait: (m) => io.err(`kubelet-atlas: waiting for the index watch (process ${m.pid}) to take in the tree's changes\n`),
   });
@@ -209,6 +216,7 @@ async function waitForWatch(dir: string, io: Io): Promise<void> {
   } else if (waited.ended === 'limit') {
     io.err(`kubelet-atlas: the index watch (process ${waited.mark.pid}) is still building after ${Math.round(waited.ms / 1000)} s; building here\n`);
   }
+  return waited.ended === 'fresh' ? waited.mark.pid : undefined;
 }
 
 /** Resolves a symbol argument or fails with candidates / suggestions. */

@@ -193,6 +193,15 @@ describe('a query while a watch keeps the index', () => {
       assert.ok(watchBuilds > before, 'the watch built it before the answer');
       // A slow machine may make the wait long enough to mention; it never builds here.
       assert.doesNotMatch(q.errors(), /building here|error/i, q.errors());
+      // `index` after another edit: the watch's build, read as it left it (no scan here), and said so.
+      appendFileSync(join(loc.root, 'pkg/kubelet/kubelet.go'), '\nfunc atlasIndexed(kl *Kubelet) { kl.BirthCry() }\n');
+      const builds = watchBuilds;
+      const ix = io();
+      assert.equal(await main(['node', 'kubelet-atlas', 'index', '--source', loc.root, '--cache-dir', loc.cacheDir], ix), 0, ix.errors());
+      assert.ok(watchBuilds > builds, 'the watch built it');
+      assert.match(ix.text(), new RegExp(`graph as the index watch \\(process ${process.pid}\\) left it`));
+      const symbols = Number(/symbols (\d+)/.exec(ix.text())![1]);
+      assert.equal(symbols, buildIndex(loc).summary.stats.symbols, 'the summary of the index with the edit');
     } finally {
       stop.abort();
       await w.closed;
