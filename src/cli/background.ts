@@ -56,19 +56,24 @@ export async function keepInBackground(o: CommonOptions, io: Io, root: string, c
   if (o.goarch) args.push('--goarch', o.goarch);
   if (o.tags) args.push('--tags', o.tags);
   const log = join(dir, BACKGROUND_LOG);
-  const fd = openSync(log, 'w');
   let exited: number | undefined;
   let child;
   try {
-    // The bin's own sizing of a watch's young generation (see bin/kubelet-atlas.cjs), without its
-    // parent process: this one is gone long before the watch.
-    child = spawn(process.execPath, ['--max-semi-space-size=64', bin, ...args], {
-      detached: true,
-      stdio: ['ignore', fd, fd],
-      env: { ...io.env, KUBELET_ATLAS_WATCH_CHILD: '1', [BACKGROUND_ENV]: '' },
-    });
-  } finally {
-    closeSync(fd);
+    const fd = openSync(log, 'w');
+    try {
+      // The bin's own sizing of a watch's young generation (see bin/kubelet-atlas.cjs), without its
+      // parent process: this one is gone long before the watch.
+      child = spawn(process.execPath, ['--max-semi-space-size=64', bin, ...args], {
+        detached: true,
+        stdio: ['ignore', fd, fd],
+        env: { ...io.env, KUBELET_ATLAS_WATCH_CHILD: '1', [BACKGROUND_ENV]: '' },
+      });
+    } finally {
+      closeSync(fd);
+    }
+  } catch (err) {
+    // The log cannot be written (the index folder gone or read-only), or no process could be made.
+    return { failed: `${log}: ${(err as Error).message}` };
   }
   child.on('exit', (code) => (exited = code ?? 1));
   child.on('error', () => (exited = 1));
