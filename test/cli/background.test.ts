@@ -11,6 +11,7 @@ import { join, resolve } from 'node:path';
 import { main } from '../../src/cli/main.js';
 import type { Io } from '../../src/cli/context.js';
 import { readWatchMark } from '../../src/index/watch-mark.js';
+import { keepInBackground } from '../../src/cli/background.js';
 import { tempDir } from '../helpers/temp.js';
 
 const bin = resolve('bin/kubelet-atlas.cjs');
@@ -86,6 +87,14 @@ describe('a watch kept in the background', () => {
     } finally {
       for (const pid of pids) if (alive(pid)) process.kill(pid, 'SIGKILL');
     }
+  });
+
+  it('says why when the watch cannot be started (its log cannot be written), without throwing', async () => {
+    const io: Io = { out: () => {}, err: () => {}, isTTY: false, env: { HOME: tmpdir() } };
+    const dir = join(tempDir('ka-bg-gone-'), 'no', 'such', 'index');
+    const kept = await keepInBackground({}, io, tempDir('ka-bg-tree-'), tempDir('ka-bg-cache-'), dir, 1, 1000);
+    assert.ok('failed' in kept, JSON.stringify(kept));
+    assert.match(kept.failed, /background\.log: ENOENT/);
   });
 
   it('refuses minutes that are not a positive number, and --background with --watch or --idle-exit without it', async () => {
