@@ -1073,9 +1073,11 @@ export class ResolveSession {
 
   /**
    * The names `next`'s imports bind, when the file can take them in place, or why not: its dot
-   * imports stay, and no declaration of the file (a type, a package value, a function's signature)
-   * names a name whose package changed, so that nothing the file declares reads otherwise (what
-   * its bodies read is resolved again: see plan).
+   * imports stay, and no declaration of the file that stays (a type, a package value, a function's
+   * signature) names a name whose package changed, so that nothing the file declares reads otherwise
+   * (what its bodies read is resolved again: see plan). A declaration that came is new to every
+   * reader (what names it is resolved again, see mentions and typeAddable), and a file that came
+   * (`came`) declares only such ones.
    */
   private importsTaken(file: FileInfo, next: FileFacts, came = false): FilePlan['imports'] | string {
     const now = importsOf(next, this.program);
@@ -1085,7 +1087,9 @@ export class ResolveSession {
     for (const [n, path] of file.imports) if (now.imports.get(n) !== path) names.add(n);
     // A file that came declares only what came (types, values and functions no answer read before).
     if (came) return { ...now, names };
-    const declared = [next.types, next.values, next.funcs.filter((f) => f.parent === undefined).map(signature)];
+    // Likewise, in a file that stays, the declarations that came: only those that stay were read.
+    const was = { types: new Set(file.facts.types.map((t) => t.name)), values: new Set(file.facts.values.map((v) => v.name)), funcs: new Set(file.facts.funcs.filter((f) => f.parent === undefined).map((f) => f.local)) };
+    const declared = [next.types.filter((t) => was.types.has(t.name)), next.values.filter((v) => was.values.has(v.name)), next.funcs.filter((f) => f.parent === undefined && was.funcs.has(f.local)).map(signature)];
     if (names.size > 0 && namedIn(declared, names)) return `its imports changed the package of a name its declarations use (${[...names].join(', ')})`;
     return { ...now, names };
   }

@@ -319,6 +319,15 @@ describe('ResolveSession', () => {
     assert.ok(edgesAt(late.graph!, 'k8s.io/kubernetes/pkg/kubelet.(*Kubelet).BirthCry').includes('k8s.io/kubernetes/pkg/kubelet/images.AtlasLate pkg-func'));
     const refused = s.edit(KUBELET, (t) => t.replace('\t"k8s.io/kubernetes/pkg/kubelet/pleg"\n', '\tplg "k8s.io/kubernetes/pkg/kubelet/pleg"\n'));
     assert.match(refused.refused ?? '', /imports changed the package of a name its declarations use \(.*pleg/);
+    // An import that comes with declarations that came and name it (a function's signature, a type's
+    // field, a method of that type): those are new to every reader.
+    const probed = 'func atlasProbe(m probetest.FakeManager, kl *Kubelet) *atlasProbed {\n\tp := &atlasProbed{m: m}\n\tp.m.AddPod(nil)\n\tkl.BirthCry()\n\treturn p\n}\n\ntype atlasProbed struct{ m probetest.FakeManager }\n\nfunc (p *atlasProbed) start() { p.m.RemovePod(nil) }\n';
+    const imported = '\tprobetest "k8s.io/kubernetes/pkg/kubelet/prober/testing"\n';
+    const came = s.edit(KUBELET, (t) => `${t.replace('import (\n', `import (\n${imported}`)}\n${probed}`);
+    assert.equal(came.refused, undefined, came.refused);
+    assert.deepEqual(edgesAt(came.graph!, 'k8s.io/kubernetes/pkg/kubelet.(*atlasProbed).start'), ['k8s.io/kubernetes/pkg/kubelet/prober/testing.FakeManager.RemovePod field-chain'], 'the method of the new type calls through the new import');
+    // And go again with it.
+    assert.equal(s.edit(KUBELET, (t) => t.replace(imported, '').replace(`\n${probed}`, '')).refused, undefined);
   });
 
   it('takes fields of a struct that come, go or change type, re-resolving what looked their names up and the field flows keyed through them', () => {
