@@ -16,6 +16,11 @@ export async function indexCommand(o: CommonOptions & { unresolved?: boolean; wa
   const options = minutes === undefined ? undefined : await indexOptions(o, io);
   const built = await buildIndexResult(o, io, options?.root);
   const code = printIndex(built.result, o, io, built.watch);
+  // A few files changed and the whole scope was resolved again: a watch would have taken it in part.
+  const r = built.result;
+  if (minutes === undefined && !o.json && r.changed && r.changed.length <= 8 && !r.fromCache && !r.cutOff && !r.incremental && io.isTTY) {
+    io.err(`kubelet-atlas: ${r.changed.length === 1 ? 'one file' : `${r.changed.length} files`} changed and every function was resolved again; \`index --background 30\` keeps a watch that resolves such an edit in part (see README: Commands)\n`);
+  }
   if (options && minutes !== undefined) {
     const kept = await keepInBackground(o, io, options.root, options.cacheDir ?? cacheDirOf(o, io), indexDir(options), minutes, 5000);
     const say = o.json ? io.err : io.out;

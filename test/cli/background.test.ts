@@ -89,6 +89,24 @@ describe('a watch kept in the background', () => {
     }
   });
 
+  it('is suggested on a terminal when index resolved everything again for an edit of a few files', async () => {
+    const root = tempDir('ka-bg-tree-');
+    cpSync(resolve('test/fixtures/go/kubelike'), root, { recursive: true });
+    const cache = tempDir('ka-bg-cache-');
+    const run = async (isTTY: boolean) => {
+      let err = '';
+      const io: Io = { out: () => {}, err: (s) => { err += s; }, isTTY, env: { HOME: tmpdir() } };
+      assert.equal(await main(['node', 'kubelet-atlas', 'index', '--source', root, '--cache-dir', cache], io), 0, err);
+      return err;
+    };
+    await run(true);
+    appendFileSync(join(root, 'pkg/kubelet/kubelet.go'), '\nfunc atlasHinted() {}\n');
+    assert.match(await run(true), /one file changed and every function was resolved again; `index --background 30` keeps a watch/);
+    appendFileSync(join(root, 'pkg/kubelet/kubelet.go'), '\nfunc atlasNotHinted() {}\n');
+    assert.doesNotMatch(await run(false), /--background/, 'not when the output is not a terminal');
+    assert.doesNotMatch(await run(true), /--background/, 'not when nothing changed');
+  });
+
   it('says why when the watch cannot be started (its log cannot be written), without throwing', async () => {
     const io: Io = { out: () => {}, err: () => {}, isTTY: false, env: { HOME: tmpdir() } };
     const dir = join(tempDir('ka-bg-gone-'), 'no', 'such', 'index');
