@@ -156,8 +156,11 @@ export async function indexOptions(o: CommonOptions, io: Io, progress = false, k
   return { root, ctx: buildContext(o), scope, cacheDir: cacheDirOf(o, io), onProgress };
 }
 
-/** The index built or refreshed, with the progress bar: its graph decoded only if read (`index` reads the summary). */
-/** `watch`: the process of the index watch that had just taken the tree in, when the index is as it left it. */
+/**
+ * The index built or refreshed, with the progress bar: its graph decoded only if read (`index` reads
+ * the summary). `watch`: the process of the index watch that had just taken the tree in, when the
+ * index is read as it left it.
+ */
 export async function buildIndexResult(o: CommonOptions, io: Io, known?: string): Promise<{ result: IndexResult; watch?: number }> {
   const { result, watch } = await indexResult(o, io, true, known);
   return { result, watch };

@@ -901,13 +901,14 @@ function filesCameWent(kept: KeptSession, was: ResolveInputs, prior: ResolveInpu
   const went = was.files.filter((e) => !now.has(e[0])).map((e) => e[0]);
   if (came.length + went.length === 0 || came.length + went.length > CUTOFF_MAX_FILES || came.some((c) => !c.active)) return undefined;
   const pkgAt = new Map(d.packages.map((p, i) => [p.importPath, i]));
-  const wentFiles = new Map<string, { path: string; active: boolean; constraint?: string }>();
+  // The files that went, as the kept resolution has them (in the build, so active), by their package's place.
+  const wentFiles: (DescribedFile & { pkgAt: number })[] = [];
   const pkgs = new Set(came.map((c) => c.pkgAt));
   for (const path of went) {
     const f = kept.session.fileInBuild(path);
     const i = f && pkgAt.get(f.importPath);
     if (!f || i === undefined) return undefined;
-    wentFiles.set(path, { path, active: true, constraint: f.constraint });
+    wentFiles.push({ path, active: true, constraint: f.constraint, pkgAt: i });
     pkgs.add(i);
   }
   const cameAt = new Set(came.map((c) => c.path));
@@ -916,7 +917,7 @@ function filesCameWent(kept: KeptSession, was: ResolveInputs, prior: ResolveInpu
   for (const i of pkgs) {
     const p = d.packages[i];
     // The package's files as the state had them: in its order, each with the facts it had.
-    const files = [...p.files.filter((f) => !cameAt.has(f.path)), ...[...wentFiles.values()].filter((f) => kept.session.fileInBuild(f.path)!.importPath === p.importPath)];
+    const files: DescribedFile[] = [...p.files.filter((f) => !cameAt.has(f.path)), ...wentFiles.filter((f) => f.pkgAt === i)];
     files.sort((a, b) => at.get(a.path)! - at.get(b.path)!);
     parts[i] = partOfFiles(p.importPath, files, files.map((f) => facts.get(f.path)));
   }
