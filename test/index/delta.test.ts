@@ -21,6 +21,21 @@ import { tempDir } from '../helpers/temp.js';
 
 const fixture = resolve('test/fixtures/go/kubelike');
 
+/**
+ * `built` is the graph a fresh build of `root` makes, the store answers as one written whole for it,
+ * and a one-shot build on the same cache reads it too.
+ */
+function sameAsFresh(built: Graph, what: string, root: string, loc: IndexOptions, fresh: () => Graph): void {
+  const want = fresh();
+  assert.deepEqual(unpackGraph(packGraph(built)), unpackGraph(packGraph(want)), `${what}: the graph a fresh build makes`);
+  const store = openStore(loc);
+  assert.ok(store, `${what}: the store answers`);
+  const ids = graphIds(want).filter((id) => /kubelet/.test(id));
+  assert.deepEqual(storeAnswers(store, ids), storeAnswers(new GraphStore(bufferBytes(encodeStore(want, 'whole'))), ids), `${what}: the store`);
+  store.close();
+  assert.deepEqual(unpackGraph(packGraph(buildIndex({ root, ctx: loc.ctx, cacheDir: loc.cacheDir }).graph)), unpackGraph(packGraph(want)), `${what}: the graph a one-shot command reads`);
+}
+
 describe('the query store delta', () => {
   it('is not made when the IDs it would name pass its limit (a graph whose records are all new), and the graph given is the next base', () => {
     const g = buildIndex({ root: fixture, ctx: defaultBuildContext(), cacheDir: tempDir('ka-delta-'), fresh: true }).graph;
@@ -95,16 +110,7 @@ describe('the query store delta', () => {
     const pods = join(root, 'pkg/kubelet/kubelet_pods.go');
     const k0 = readFileSync(kubelet, 'utf8');
     const p0 = readFileSync(pods, 'utf8');
-    const same = (built: Graph, what: string) => {
-      const want = fresh();
-      assert.deepEqual(unpackGraph(packGraph(built)), unpackGraph(packGraph(want)), `${what}: the graph a fresh build makes`);
-      const store = openStore(loc);
-      assert.ok(store, `${what}: the store answers`);
-      const ids = graphIds(want).filter((id) => /kubelet/.test(id));
-      assert.deepEqual(storeAnswers(store, ids), storeAnswers(new GraphStore(bufferBytes(encodeStore(want, 'whole'))), ids), `${what}: the store`);
-      store.close();
-      assert.deepEqual(unpackGraph(packGraph(buildIndex({ root, ctx: loc.ctx, cacheDir: loc.cacheDir }).graph)), unpackGraph(packGraph(want)), `${what}: the graph a one-shot command reads`);
-    };
+    const same = (built: Graph, what: string) => sameAsFresh(built, what, root, loc, fresh);
     // Lines moved in two files and left so; then an edit of one of them that changes facts.
     writeFileSync(kubelet, '// a line put first\n' + k0);
     writeFileSync(pods, '// a line put first\n\n' + p0);
@@ -126,16 +132,7 @@ describe('the query store delta', () => {
   it('follow files that come and go, which the kept resolution takes', () => {
     const { root, loc, fresh } = keptTree('ka-delta-files');
     buildIndex(loc);
-    const same = (built: Graph, what: string) => {
-      const want = fresh();
-      assert.deepEqual(unpackGraph(packGraph(built)), unpackGraph(packGraph(want)), `${what}: the graph a fresh build makes`);
-      const store = openStore(loc);
-      assert.ok(store, `${what}: the store answers`);
-      const ids = graphIds(want).filter((id) => /kubelet/.test(id));
-      assert.deepEqual(storeAnswers(store, ids), storeAnswers(new GraphStore(bufferBytes(encodeStore(want, 'whole'))), ids), `${what}: the store`);
-      store.close();
-      assert.deepEqual(unpackGraph(packGraph(buildIndex({ root, ctx: loc.ctx, cacheDir: loc.cacheDir }).graph)), unpackGraph(packGraph(want)), `${what}: the graph a one-shot command reads`);
-    };
+    const same = (built: Graph, what: string) => sameAsFresh(built, what, root, loc, fresh);
     const added = join(root, 'pkg/kubelet/atlas_added.go');
     writeFileSync(added, 'package kubelet\n\nimport "time"\n\nfunc atlasAdded(kl *Kubelet, d time.Duration) { kl.BirthCry() }\n');
     const came = buildIndex(loc);

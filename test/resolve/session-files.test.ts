@@ -11,6 +11,7 @@ import { computeScope, defaultBuildContext, openTree } from '../../src/source/in
 import type { Graph } from '../../src/model/index.js';
 import { extractFile } from '../../src/parse/index.js';
 import { buildProgram, factsDiagnostics, resolveProgram, ResolveSession, type FilesChange, type PackageInput } from '../../src/resolve/index.js';
+import { assertChangesHold } from '../helpers/graph-changes.js';
 
 const ctx = defaultBuildContext();
 const META = { root: '/fixture', modulePath: 'k8s.io/kubernetes', context: ctx, diagnostics: [] };
@@ -75,12 +76,7 @@ function filesSession(name: string) {
     assert.deepEqual(out.graph, fresh, `${what}: the graph after the update`);
     assert.equal(JSON.stringify(out.graph.stats), JSON.stringify(fresh.stats), 'the counts, in order');
     // What the session says may have changed holds all that did (the query store's delta is made of it).
-    assert.ok(out.changes, `${what}: the update says what may have changed`);
-    assert.equal(out.changes.since, last);
-    const diff = <T>(a: readonly T[], b: readonly T[]) => a.filter((x) => !new Set(b).has(x));
-    for (const e of diff(out.graph.edges, last.edges)) assert.ok(out.changes.callers.has(e.caller), `${what}: a new edge of ${e.caller}`);
-    for (const e of diff(last.edges, out.graph.edges)) assert.ok(out.changes.callers.has(e.caller) && out.changes.into.has(e.callee), `${what}: a dropped edge ${e.caller} -> ${e.callee}`);
-    for (const r of [...diff(out.graph.symbols, last.symbols), ...diff(last.symbols, out.graph.symbols)]) assert.ok(out.changes.records.has(r.id), `${what}: the record of ${r.id}`);
+    assertChangesHold(out.graph, out.changes, last, what);
     last = out.graph;
     return { graph: out.graph, redone: out.redone };
   };

@@ -11,6 +11,7 @@ import { computeScope, defaultBuildContext, openTree } from '../../src/source/in
 import type { Graph } from '../../src/model/index.js';
 import { extractFile, type FileFacts } from '../../src/parse/index.js';
 import { buildProgram, factsDiagnostics, resolveProgram, ResolveSession, type PackageInput } from '../../src/resolve/index.js';
+import { assertChangesHold } from '../helpers/graph-changes.js';
 
 const ctx = defaultBuildContext();
 const META = { root: '/fixture', modulePath: 'k8s.io/kubernetes', context: ctx, diagnostics: [] };
@@ -65,13 +66,8 @@ function session(name: string, opts: { prepare?: boolean; texts?: Record<string,
       }
       const fresh = fromNothing(t.inputs());
       assert.deepEqual(out.graph, fresh, `${path}: the graph after the edit`);
-      // What the session says may have changed since its last graph holds all that did (by identity, as the writers compare).
-      assert.ok(out.changes, `${path}: the update says what may have changed`);
-      assert.equal(out.changes.since, last);
-      const diff = <T>(a: readonly T[], b: readonly T[]) => a.filter((x) => !new Set(b).has(x));
-      for (const e of diff(out.graph.edges, last.edges)) assert.ok(out.changes.callers.has(e.caller), `${path}: a new edge of ${e.caller}`);
-      for (const e of diff(last.edges, out.graph.edges)) assert.ok(out.changes.callers.has(e.caller) && out.changes.into.has(e.callee), `${path}: a dropped edge ${e.caller} -> ${e.callee}`);
-      for (const r of [...diff(out.graph.symbols, last.symbols), ...diff(last.symbols, out.graph.symbols)]) assert.ok(out.changes.records.has(r.id), `${path}: the record of ${r.id}`);
+      // What the session says may have changed since its last graph holds all that did.
+      assertChangesHold(out.graph, out.changes, last, path);
       last = out.graph;
       // deepEqual does not compare the order of keys: the files written from the graph do.
       assert.equal(JSON.stringify(out.graph.stats), JSON.stringify(fresh.stats), `${path}: the counts, in order`);
