@@ -2,7 +2,7 @@
  * Pod facts eviction depends on, each a small helper from elsewhere in Kubernetes: priority,
  * criticality, QoS class, tolerations, summed requests and which volumes live on local disk.
  */
-import { parseQuantity, type Pod, type PodQOSClass, type PodSpec, type Volume } from '../api/index.js';
+import { parseQuantity, type Pod, type PodSpec, type Volume } from '../api/index.js';
 
 /** @go k8s.io/api/core/v1.Toleration */
 export interface Toleration {

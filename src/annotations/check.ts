@@ -6,7 +6,6 @@
 import type { Diagnostic, Graph } from '../model/index.js';
 import { SymbolTable } from '../graph/lookup.js';
 import { LOCK_FIX } from './lock.js';
-import { nameOf } from './ids.js';
 import { lineOfKey, parseLock } from './readlock.js';
 import { lookupAnchor, lookupDiagnostic } from './resolve.js';
 import { classifyAll } from './classify.js';

@@ -4,7 +4,7 @@
  * unknown for type parameters and anything out of scope that is not declared in an in-scope package.
  */
 import type { Bind, Expr, MethodSig, Param, TypeExpr, FieldDecl } from '../parse/index.js';
-import type { FileInfo, FuncInfo, PkgInfo, Program, TypeInfo, ValueInfo } from './program.js';
+import type { FileInfo, FuncInfo, Program, TypeInfo, ValueInfo } from './program.js';
 
 export type RType =
   | { k: 'named'; t: TypeInfo }

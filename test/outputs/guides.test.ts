@@ -6,7 +6,6 @@ import { describe, it, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { cpSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { main } from '../../src/cli/main.js';
 import { checkGoldenDir } from './golden.js';
 import { runCli } from '../helpers/cli.js';
 import { tempDir } from '../helpers/temp.js';
