@@ -983,7 +983,8 @@ export class ResolveSession {
     if (!adding && [...info!.methods.values()].some((m) => m.file !== file)) return `${n} has methods in another file`;
     const named = new Set([n]);
     for (const facts of [file.facts, next]) {
-      if (namesIn(facts.values, named)) return `a package value of the file names ${n}`;
+      // An assertion of the file (`var _ I = &T{}`) only creates its type, and the file's created types are made again.
+      if (namesIn(facts.values.filter((v) => v.name !== '_' || !assertionLike(v)), named)) return `a package value of the file names ${n}`;
       for (const o of facts.types) {
         // Another type that comes or goes too, or a struct field or interface method that came, went
         // or changed (what looked its name up is resolved again: see apply).
@@ -1028,9 +1029,16 @@ export class ResolveSession {
     };
     const [was, now] = [byName(file.facts.values), byName(next.values)];
     if (!was || !now) return 'its values changed (a name is declared twice)';
-    // Blank values (`var _ I = &T{}`) stay as they were.
-    const blank = (values: readonly ValueFacts[]) => values.filter((v) => v.name === '_').map(text).join('\0');
-    if (blank(file.facts.values) !== blank(next.values)) return 'its values changed (a blank one)';
+    // Blank values (`var _ I = &T{}`) stay as they were, but for assertions (see assertionLike), which
+    // only create their types (the created types of the file are made again: see apply), where the
+    // package's first blank value, whose composite literals are read for field flows, is one too
+    // before and after.
+    const blank = (values: readonly ValueFacts[]) => values.filter((v) => v.name === '_');
+    if (blank(file.facts.values).map(text).join('\0') !== blank(next.values).map(text).join('\0')) {
+      if (![...blank(file.facts.values), ...blank(next.values)].every(assertionLike)) return 'its values changed (a blank one)';
+      const first = this.firstBlank(pkg, file, next);
+      if (!assertionLike(pkg.values.get('_')?.facts) || !assertionLike(first)) return 'its values changed (a blank one, and its package\'s first blank value is not an assertion)';
+    }
     // The values that stay keep their order (the package's map of values lists them as declared).
     const kept = (a: Map<string, ValueFacts>, b: Map<string, ValueFacts>) => [...a.keys()].filter((n) => b.has(n));
     if (kept(was, now).join('\0') !== kept(now, was).join('\0')) return 'its values changed (their order)';
@@ -1052,6 +1060,18 @@ export class ResolveSession {
     }
     if ([...namesOfFile(next).values].some((n) => names.has(n))) return `a package value names a constant that changed`;
     return names;
+  }
+
+  /** The package's first blank value of the build (see declareValues) once `file` has the facts `next`. */
+  private firstBlank(pkg: PkgInfo, file: FileInfo, next: FileFacts): ValueFacts | undefined {
+    let inactive: ValueFacts | undefined;
+    for (const f of pkg.files) {
+      const v = (f === file ? next : f.facts).values.find((x) => x.name === '_');
+      if (!v) continue;
+      if (f.active) return v;
+      inactive ??= v;
+    }
+    return inactive;
   }
 
   /**
@@ -1775,6 +1795,20 @@ function valuesInOrder(pkg: PkgInfo, fresh: ReadonlySet<string>): void {
       return kept && kept.file === file && kept.facts === facts && !fresh.has(facts.name) ? kept : undefined;
     });
   }
+}
+
+/**
+ * Whether a package value is an interface assertion with nothing else in it (or absent): `var _ I`,
+ * `var _ I = &T{}`, `T{}`, `(*T)(nil)`. It names types, and creates one, but calls nothing and
+ * stores nothing into a field.
+ */
+function assertionLike(v: ValueFacts | undefined): boolean {
+  const e = v?.v;
+  if (!v || e === undefined) return true;
+  if (v.name !== '_' || v.vi !== undefined) return false;
+  const empty = (x: Expr) => x.k === 'comp' && x.elems.length === 0;
+  const typeName = (x: Expr): boolean => x.k === 'id' || (x.k === 'sel' && x.x.k === 'id');
+  return empty(e) || (e.k === 'un' && e.op === '&' && empty(e.x)) || (e.k === 'call' && e.f.k === 'un' && e.f.op === '*' && typeName(e.f.x) && e.a.length === 1 && e.a[0].k === 'lit' && e.a[0].t === 'nil');
 }
 
 /** The predeclared types a variable taken by valuesTaken may have. */

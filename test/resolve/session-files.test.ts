@@ -155,6 +155,27 @@ describe('ResolveSession: files that come and go', () => {
     assert.ok(!back.graph!.symbols.some((r) => r.id.includes('zzAtlas')), 'its records are gone');
   });
 
+  it('takes interface assertions (`var _ I = &T{}`) that come, go or change in a file with package initializers, not one whose initializer comes or goes', () => {
+    const s = filesSession('kubelike');
+    const path = 'pkg/kubelet/pleg/zz_atlas.go';
+    const PLEG = 'k8s.io/kubernetes/pkg/kubelet/pleg';
+    // A file whose values need initializing brings the package's initializer a part of its own.
+    const plain = 'package pleg\n\ntype atlasPLEG struct{}\n\nfunc (*atlasPLEG) Relist() {}\n\nvar _ PodLifecycleEventGenerator = &atlasPLEG{}\n';
+    assert.match(s.update([[path, plain]], { [path]: PLEG }).refused ?? '', /init was added/);
+    // In a file that has one: an assertion added, changed to a conversion, and taken out.
+    const generic = 'pkg/kubelet/pleg/generic.go';
+    for (const change of [
+      (t: string) => t.replace('var _ PodLifecycleEventGenerator = &GenericPLEG{}', 'var _ PodLifecycleEventGenerator = &GenericPLEG{}\n\nvar _ PodLifecycleEventGenerator = &EventedPLEG{}'),
+      (t: string) => t.replace('var _ PodLifecycleEventGenerator = &EventedPLEG{}', 'var _ PodLifecycleEventGenerator = (*EventedPLEG)(nil)'),
+      (t: string) => t.replace('\n\nvar _ PodLifecycleEventGenerator = (*EventedPLEG)(nil)', ''),
+    ]) {
+      const out = s.edit(generic, change);
+      assert.equal(out.refused, undefined, out.refused);
+    }
+    // A blank value that is more than an assertion is still refused.
+    assert.match(s.edit(generic, (t) => `${t}\nvar _ = NewGenericPLEG\n`).refused ?? '', /a blank one/);
+  });
+
   it('refuses a file of a new package, of another package clause, outside the build, declaring a name its package has, or the last file of its package, and is right after', () => {
     const s = filesSession('kubelike');
     const refused = (r: { refused?: string }, want: RegExp) => {
