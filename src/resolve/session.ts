@@ -461,8 +461,6 @@ export class ResolveSession {
       remade.add(pkg);
       return now;
     };
-    // After an update, the records of the files it changed (and of their packages) are made again in
-    // the last list; else every record is listed again.
     // The records of files that went are gone (their packages' records are looked at for their IDs).
     for (const file of this.went) {
       for (const r of this.staleSymbols.get(file) ?? []) records.add(r.id);
@@ -470,6 +468,8 @@ export class ResolveSession {
       remade.add(file.pkg);
     }
     this.went.clear();
+    // After an update, the records of the files it changed (and of their packages) are made again in
+    // the last list; else every record is listed again.
     const stale = [...this.staleSymbols.keys()];
     const symbols = this.deps.none(() => (rank && this.slots ? this.slots.update(stale, symbolsOf, packageOf, spare?.symbols) : (this.slots = SymbolSlots.of(this.program, symbolsOf, packageOf)).list));
     const graph = this.deps.none(() => finishGraph(this.program, this.resolver, edges, unresolved, { ...meta, diagnostics }, { symbols, functions: this.slots!.functions, goroutines, kinds, channels: this.channelsNow(channels, rank, moves) }));
@@ -715,7 +715,6 @@ export class ResolveSession {
     return { order, edges: edgeList, unresolved: unresolved.done(spare?.unresolved), edgeAt, unresolvedAt, kinds: firstSeen(kinds, edgeList), goroutines, starters, dropped: last && j === last.order.length ? dropped : undefined };
   }
 
-  /** What changes in one file, or why the change is not taken. Changes nothing. */
   /**
    * The record of a file that comes (not yet in its package's files: see attach), or why it cannot
    * come: it must be in the build, new to it, and of a package the program has, whose files all have
@@ -785,6 +784,7 @@ export class ResolveSession {
     this.slots = undefined;
   }
 
+  /** What changes in one file (`came`: the record of a file that came, see comes), or why the change is not taken. Changes nothing. */
   private plan(next: FileFacts, came?: FileInfo): FilePlan | string {
     const file = came ?? this.files.get(next.path);
     if (!file) return 'not a file in the build';
@@ -817,7 +817,7 @@ export class ResolveSession {
     }
     let imports: FilePlan['imports'];
     if (!recordsShift(was.imports, next.imports)) {
-      const taken = this.importsTaken(file, next, !!came);
+      const taken = this.importsTaken(file, next);
       if (typeof taken === 'string') return taken;
       imports = taken;
     }
@@ -1097,17 +1097,15 @@ export class ResolveSession {
    * signature) names a name whose package changed, so that nothing the file declares reads otherwise
    * (what its bodies read is resolved again: see plan). A declaration that came is new to every
    * reader (what names it is resolved again, see mentions and typeAddable), and a file that came
-   * (`came`) declares only such ones.
+   * (whose facts were empty) declares only such ones.
    */
-  private importsTaken(file: FileInfo, next: FileFacts, came = false): FilePlan['imports'] | string {
+  private importsTaken(file: FileInfo, next: FileFacts): FilePlan['imports'] | string {
     const now = importsOf(next, this.program);
     if (now.dot.length !== file.dot.length || now.dot.some((d, i) => d !== file.dot[i])) return 'its dot imports changed';
     const names = new Set<string>();
     for (const [n, path] of now.imports) if (file.imports.get(n) !== path) names.add(n);
     for (const [n, path] of file.imports) if (now.imports.get(n) !== path) names.add(n);
-    // A file that came declares only what came (types, values and functions no answer read before).
-    if (came) return { ...now, names };
-    // Likewise, in a file that stays, the declarations that came: only those that stay were read.
+    // Only the declarations that stay were read: those that came (all of a file that came) are new.
     const was = { types: new Set(file.facts.types.map((t) => t.name)), values: new Set(file.facts.values.map((v) => v.name)), funcs: new Set(file.facts.funcs.filter((f) => f.parent === undefined).map((f) => f.local)) };
     const declared = [next.types.filter((t) => was.types.has(t.name)), next.values.filter((v) => was.values.has(v.name)), next.funcs.filter((f) => f.parent === undefined && was.funcs.has(f.local)).map(signature)];
     if (names.size > 0 && namedIn(declared, names)) return `its imports changed the package of a name its declarations use (${[...names].join(', ')})`;
