@@ -3,7 +3,7 @@
  * I/O happens here and in source/; the stages in between are pure functions over plain records.
  */
 import { readFileSync, rmSync, statSync } from 'node:fs';
-import { basename, join } from 'node:path';
+import { basename, join, sep } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import type { BuildContext, Diagnostic, Graph, GraphChanges } from '../model/index.js';
 import { scanSource, SourceError, statNow, type Scope, type SourceScan, type SourcePackage, type SourceSnapshot } from '../source/index.js';
@@ -132,6 +132,8 @@ const MOVES_KEPT_MAX_LINES = 20_000;
 
 /** Up to this many files read (their stat moved since the source snapshot) and nothing walked, a build leaves the snapshot as it is. */
 const SNAPSHOT_SKIPS_READS = 8;
+/** The memo's key (after the snapshot file's path) for the files read since the snapshot was written, and left out of it. */
+const UNRECORDED = '#unrecorded';
 
 const STATE_FILE = 'state.v8';
 const GRAPH_FILE = 'graph.bin';
@@ -541,9 +543,13 @@ function build(opts: IndexOptions, useSnapshot: boolean): IndexResult {
   const dir = indexDir(opts);
   const sourceFile = join(dir, SOURCE_FILE);
   const previous = useSnapshot && !opts.fresh ? readPack<SourceSnapshot>(sourceFile, opts.memo) : undefined;
+  // The files earlier builds of this process read and left out of the snapshot are named too: the
+  // snapshot still has their old stats and hashes (see keepSnapshot).
+  const unrecorded = opts.memo?.get(sourceFile + UNRECORDED, '') as string[] | undefined;
+  const only = opts.onlyChanged && unrecorded ? [...new Set([...opts.onlyChanged, ...unrecorded])] : opts.onlyChanged;
   let scan: SourceScan;
   try {
-    scan = scanSource(opts.root, opts.ctx, opts.scope ?? 'default', { previous, statMany: nativeStatAll(), racyMs: opts.racyMs, only: opts.onlyChanged });
+    scan = scanSource(opts.root, opts.ctx, opts.scope ?? 'default', { previous, statMany: nativeStatAll(), racyMs: opts.racyMs, only });
   } catch (err) {
     // A snapshot this code cannot read (damaged, or of another shape) is no snapshot; errors of the tree itself come again.
     if (!previous || err instanceof SourceError) throw err;
@@ -561,6 +567,7 @@ function build(opts: IndexOptions, useSnapshot: boolean): IndexResult {
   // The content hash of each file of the scope, in order, for the next snapshot ('' when it could not be read).
   const hashes: string[] = [];
   let read = 0;
+  const readPaths: string[] = [];
   for (const [pkgAt, pkg] of packages.entries()) {
     for (const f of pkg.files) {
       const at = hashes.length;
@@ -580,6 +587,7 @@ function build(opts: IndexOptions, useSnapshot: boolean): IndexResult {
         continue;
       }
       read++;
+      if (read <= SNAPSHOT_SKIPS_READS) readPaths.push(f.path);
       const c: FileContent = { pkg, pkgAt, at, path: f.path, abs: f.abs, active: f.active, hash: contentHash(bytes), bytes };
       hashes.push(c.hash);
       contents.push(c);
@@ -591,8 +599,13 @@ function build(opts: IndexOptions, useSnapshot: boolean): IndexResult {
     if (!scan.changed && read === 0) return;
     // No folder was listed and only a few files were read: the snapshot on disk still holds for every
     // other file, and the next build reads these few again (as this one did) instead of this build
-    // writing the whole snapshot (2.6 MB on v1.28) after each edit.
-    if (scan.reused === 'tree' && read <= SNAPSHOT_SKIPS_READS) return;
+    // writing the whole snapshot (2.6 MB on v1.28) after each edit. A next build of this process told
+    // which paths changed is told of these too: it would take the snapshot's word for them.
+    if (scan.reused === 'tree' && read <= SNAPSHOT_SKIPS_READS) {
+      opts.memo?.set(sourceFile + UNRECORDED, '', readPaths.map((p) => p.split('/').join(sep)));
+      return;
+    }
+    opts.memo?.delete(sourceFile + UNRECORDED);
     const snapshot = scan.snapshot(hashes);
     if (snapshot) writePack(sourceFile, snapshot, opts.memo);
     else rmSync(sourceFile, { force: true });

@@ -4,10 +4,11 @@
  */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { appendFileSync, cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import fs, { appendFileSync, cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join, resolve, sep } from 'node:path';
 import { deserialize, serialize } from 'node:v8';
 import { buildIndex, indexDir, type IndexOptions } from '../../src/index/build.js';
+import { PackMemo } from '../../src/index/cache.js';
 import { defaultBuildContext, type SourceSnapshot } from '../../src/source/index.js';
 import { packGraph, unpackGraph } from '../../src/graph/pack.js';
 import type { Graph } from '../../src/model/index.js';
@@ -75,6 +76,43 @@ describe('builds over the source snapshot', () => {
     assert.equal(many.files.read, 10);
     assert.ok(!readFileSync(sourceFile(loc)).equals(before), 'written');
     assert.deepEqual(normal(many.graph), fresh(loc));
+    assert.equal(buildIndex(loc).files.read, 0);
+  });
+
+  it('told which files changed (a watch), reads those and the ones it read before, and takes files that come and go without a walk', () => {
+    const loc: IndexOptions = { ...tree(), memo: new PackMemo() };
+    buildIndex(loc);
+    const kubelet = join(loc.root, 'pkg/kubelet/kubelet.go');
+    const pods = join(loc.root, 'pkg/kubelet/kubelet_pods.go');
+    const told = (...paths: string[]) => buildIndex({ ...loc, onlyChanged: paths.map((p) => p.split('/').join(sep)) });
+    appendFileSync(kubelet, '\nfunc atlasOne() {}\n');
+    assert.equal(told('pkg/kubelet/kubelet.go').files.read, 1);
+    // The snapshot on disk still has kubelet.go as it was: this build must not take its word for it.
+    appendFileSync(pods, '\nfunc atlasTwo() { atlasOne() }\n');
+    const second = told('pkg/kubelet/kubelet_pods.go');
+    assert.equal(second.files.read, 2, 'the file named, and the one read before and left out of the snapshot');
+    assert.deepEqual(normal(second.graph), fresh(loc));
+    const added = 'pkg/kubelet/atlas_added.go';
+    // A walk lists folders: none is listed for a file that comes or goes.
+    const listing = (f: () => Graph): Graph => {
+      const listed: string[] = [];
+      const readdir = fs.readdirSync;
+      fs.readdirSync = ((p: fs.PathLike, ...rest: unknown[]) => {
+        listed.push(String(p));
+        return (readdir as (...a: unknown[]) => unknown)(p, ...rest);
+      }) as typeof fs.readdirSync;
+      try {
+        return normal(f());
+      } finally {
+        fs.readdirSync = readdir;
+        assert.deepEqual(listed, [], 'no folder listed');
+      }
+    };
+    writeFileSync(join(loc.root, added), 'package kubelet\n\nfunc atlasAdded() { atlasTwo() }\n');
+    assert.deepEqual(listing(() => told(added).graph), fresh(loc), 'a file that came');
+    rmSync(join(loc.root, added));
+    assert.deepEqual(listing(() => told(added).graph), fresh(loc), 'a file that went');
+    // The snapshot kept then holds for a build told of nothing.
     assert.equal(buildIndex(loc).files.read, 0);
   });
 
