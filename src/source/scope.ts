@@ -4,6 +4,9 @@ import { isActive } from './match.js';
 import { importPathOf } from './tree.js';
 import type { GoFile, PackageOrigin, Scope, ScopeResult, SourcePackage, SourceTree } from './types.js';
 
+/** The codes of the diagnostics computeScope gives (the others of a scan are the walk's). */
+export const SCOPE_CODES: ReadonlySet<string> = new Set(['source.no-roots', 'source.import-not-found', 'source.no-active-files']);
+
 /** Package dirs whose whole subtree is the kubelet itself. */
 const KUBELET_ROOTS = ['cmd/kubelet', 'pkg/kubelet'];
 
@@ -26,10 +29,7 @@ export function computeScope(tree: SourceTree, scope: Scope, ctx: BuildContext):
     return { packages: sortByPath([...packages.values()].filter((p) => own(p) && hasActive(p))), diagnostics };
   }
 
-  const stagingRoots = new Set<string>();
-  for (const p of packages.values()) if (originOf(p) === 'staging') stagingRoots.add(p.importPath.split('/').slice(0, 2).join('/'));
-  const ownNamespace = (imp: string): boolean =>
-    imp === tree.modulePath || imp.startsWith(`${tree.modulePath}/`) || stagingRoots.has(imp.split('/').slice(0, 2).join('/'));
+  const ownNamespace = namespace(tree);
 
   const chosen = new Map<string, SourcePackage>();
   const queue: SourcePackage[] = [];
@@ -76,6 +76,13 @@ export function computeScope(tree: SourceTree, scope: Scope, ctx: BuildContext):
     }
   }
   return { packages: sortByPath([...chosen.values()]), diagnostics };
+}
+
+/** Whether an import path is the module's or staging's, found in the tree or not (an import of it not found is reported). */
+export function namespace(tree: SourceTree): (imp: string) => boolean {
+  const stagingRoots = new Set<string>();
+  for (const p of tree.packages.values()) if ((p.origin ?? importPathOf(p.dir, tree.modulePath).origin) === 'staging') stagingRoots.add(p.importPath.split('/').slice(0, 2).join('/'));
+  return (imp) => imp === tree.modulePath || imp.startsWith(`${tree.modulePath}/`) || stagingRoots.has(imp.split('/').slice(0, 2).join('/'));
 }
 
 function reevaluate(packages: Map<string, SourcePackage>, ctx: BuildContext): Map<string, SourcePackage> {

@@ -7,6 +7,9 @@
  * - Nothing structural changed (go.mod and every folder as they were, each changed file's header
  *   giving the record it gave): the scope is the snapshot's, and only the changed files are read. No
  *   folder is listed, and only the scope's records are decoded.
+ * - Only named files changed (a watch's events name them), some of them new, gone or with another
+ *   header: the snapshot's whole tree is decoded, those files are put in or taken out, and the scope is
+ *   computed again. No folder is listed.
  * - Otherwise the tree is walked again, and only the headers of files whose stat moved are read.
  *
  * A stat taken in the same clock tick as a later write would hide it. As git does with its index, a
@@ -16,9 +19,9 @@
 import path from 'node:path';
 import type { BuildContext, Diagnostic } from '../model/index.js';
 import { sameContext } from './context.js';
-import { computeScope } from './scope.js';
-import { openTree, rescanFile, statNow, type Stat, type WalkCache } from './tree.js';
-import type { GoFile, Scope, SourcePackage, SourceTree } from './types.js';
+import { computeScope, namespace, SCOPE_CODES } from './scope.js';
+import { importPathOf, isGoFileName, openTree, readGoFile, rescanFile, statNow, type Stat, type WalkCache } from './tree.js';
+import type { GoFile, ScanRecord, Scope, SourcePackage, SourceTree } from './types.js';
 
 /** Bumped when what a scan records, or how, changes. */
 const SNAPSHOT_FORMAT = 2;
@@ -80,8 +83,12 @@ export interface SourceScan {
   packages: SourcePackage[];
   /** The walk's diagnostics, then the scope's. */
   diagnostics: Diagnostic[];
-  /** How much of the earlier snapshot was reused: 'tree' (no folder listed), 'headers' (a walk), 'none'. */
-  reused: 'tree' | 'headers' | 'none';
+  /**
+   * How much of the earlier snapshot was reused: 'tree' (no folder listed), 'files' (no folder listed;
+   * named files that came, went or changed their headers were put into the snapshot's tree), 'headers'
+   * (a walk), 'none'.
+   */
+  reused: 'tree' | 'files' | 'headers' | 'none';
   /** Whether the snapshot to keep differs from the earlier one (a stat moved, a walk ran). */
   changed: boolean;
   /**
@@ -105,8 +112,9 @@ export interface ScanOptions {
    * The only paths (relative to the root, with the platform's separators) that can have changed since
    * `previous` was taken, when the caller knows (a watch's events name them): only these are stat'd,
    * and every other path is taken as `previous` recorded it, even one it recorded in a racy tick (a
-   * write after that would have been named). A path the previous scan did not record (a new file)
-   * makes the scan stat every path, as without the list.
+   * write after that would have been named). Named Go files that came or went, or whose header
+   * changed, are taken into the snapshot's tree without a walk (reused 'files'); a named path the
+   * scan cannot place that way makes it stat every path, as without the list.
    */
   only?: readonly string[];
 }
@@ -122,10 +130,17 @@ export function scanSource(root: string, ctx: BuildContext, scope: Scope, opts: 
   const rels = strings.slice(0, n);
   const s = prev.stats;
   const named = opts.only && statNamed(abs, rels, opts.only, statMany);
+  const racy = prev.scanStart - racyMs;
+  const decoder = new Decoder(prev, strings);
+  // A named path the snapshot does not have: a file that came, taken without statting every path.
+  if (opts.only && !named) {
+    const taken = namedFilesTaken(prev, decoder, strings, rels, opts.only, statMany, ctx, scope, racy);
+    if (taken) return taken;
+    return scanSource(root, ctx, scope, { ...opts, only: undefined });
+  }
   const all = named ? undefined : statMany(abs, prev.strings.slice(0, rels.reduce((end, r) => end + r.length + 1, 0) - 1), n);
   // Number k of path i's stat now: stat'd by this scan, or (paths the caller did not name) the recorded one.
   const now = all ? (i: number, k: number) => all[4 * i + k] : (i: number, k: number) => named!.get(i)?.[k] ?? s[4 * i + k];
-  const racy = prev.scanStart - racyMs;
   // 1 where the path's stat is the one recorded and was not taken in a racy tick (or, when the caller
   // named the paths that can have changed, where the path is not one of them).
   const trusted = new Uint8Array(rels.length);
@@ -136,9 +151,15 @@ export function scanSource(root: string, ctx: BuildContext, scope: Scope, opts: 
   } else {
     for (let i = 0, o = 0; i < rels.length; i++, o += 4) trusted[i] = same(i, o);
   }
-  const decoder = new Decoder(prev, strings);
   const fast = reuseTree(prev, decoder, rels, now, trusted, ctx, scanStart);
   if (fast) return fast;
+  // A named file that went, or whose header changed what the scope is made of. When that cannot be
+  // taken, the snapshot's word for the other paths is not taken either: a walk that lends their
+  // recorded stats and records would give a package that joins the scope as the snapshot had it.
+  if (named) {
+    const taken = namedFilesTaken(prev, decoder, strings, rels, opts.only!, statMany, ctx, scope, racy, named);
+    return taken ?? scanSource(root, ctx, scope, { ...opts, only: undefined });
+  }
   // go.mod (the first path) decides every import path: when it moved, no header is reused.
   const scanIndex = new Map(rels.map((r, i) => [absOf(abs, r), i]));
   const cache: WalkCache | undefined = trusted[0]
@@ -155,6 +176,146 @@ export function scanSource(root: string, ctx: BuildContext, scope: Scope, opts: 
     }
     : undefined;
   return walked(openTree(abs, ctx, cache), scope, ctx, 'headers', { prev, rels, strings, trusted });
+}
+
+/**
+ * The scan a walk would make when only the named Go files can have changed, files that came or went
+ * among them, with no folder listed: the snapshot's whole tree is decoded, the named files' records are
+ * put in or taken out (a new one read from its header), and the scope is computed again over it. Their
+ * folders are stat'd anew for the next snapshot. Undefined (walk) when a named path is not a Go file
+ * of a folder the snapshot walked, is a folder or go.mod that moved, or has a header that cannot be
+ * read or is broken (its diagnostic has a place in the walk's order); when a header read now imports
+ * a package of the module the tree does not have (a folder made since); and when a package that
+ * joins the scope has a folder or file whose stat moved (outside the scope, no one names changes).
+ */
+function namedFilesTaken(prev: SourceSnapshot, decoder: Decoder, strings: string[], rels: string[], only: readonly string[], statMany: StatMany, ctx: BuildContext, scope: Scope, racy: number, named?: Map<number, number[]>): SourceScan | undefined {
+  if (only.length === 0 || only.includes('')) return undefined;
+  const root = prev.root;
+  const scanStart = Date.now();
+  // Stat'd by statNamed when every named path is a scan path.
+  const fresh = named ? only.flatMap((p) => named.get(rels.indexOf(p))!) : statMany(root, only.join('\0'), only.length);
+  const s = prev.stats;
+  const packages = new Map<string, SourcePackage>();
+  const byDir = new Map<string, SourcePackage>();
+  for (let p = 0; p < prev.packages.length / PACKAGE_COLUMNS; p++) {
+    const pkg = decoder.package(p);
+    packages.set(pkg.importPath, pkg);
+    byDir.set(pkg.dir, pkg);
+  }
+  const trusted = new Uint8Array(rels.length).fill(1);
+  const stats = new Map<number, Stat>();
+  const went = new Set<string>();
+  const came: [rel: string, stat: Stat][] = [];
+  const folders = new Set<string>();
+  // The records read from the files' headers now: of the files that came, and of those that changed.
+  const readAgain: GoFile[] = [];
+  for (let k = 0; k < only.length; k++) {
+    const rel = only[k];
+    const st: Stat = [fresh[4 * k], fresh[4 * k + 1], fresh[4 * k + 2], fresh[4 * k + 3]];
+    const i = rels.indexOf(rel);
+    if (i < 0) {
+      // Named, not there, and never seen: nothing came.
+      if (st[0] === -2) continue;
+      if (st[0] < 0 || !isGoFileName(path.basename(rel)) || rels.indexOf(path.dirname(rel) === '.' ? '' : path.dirname(rel)) < 0) return undefined;
+      came.push([rel, st]);
+      continue;
+    }
+    const o = 4 * i;
+    if (s[o] === st[0] && s[o + 1] === st[1] && s[o + 2] === st[2] && s[o + 3] === st[3] && s[o + 1] < racy && s[o + 2] < racy) continue;
+    const f = decoder.fileAt(i);
+    if (f === undefined || (st[0] < 0 && st[0] !== -2)) return undefined;
+    trusted[i] = 0;
+    const old = decoder.file(f);
+    const pkg = packages.get(old.importPath);
+    if (!pkg) return undefined;
+    const at = pkg.files.findIndex((x) => x.path === old.path);
+    if (st[0] === -2) {
+      went.add(rel);
+      pkg.files.splice(at, 1);
+      if (pkg.files.length === 0) packages.delete(pkg.importPath);
+      folders.add(pkg.dir);
+      continue;
+    }
+    const record = rescanFile(old, ctx);
+    if (!record || record.invalid !== undefined) return undefined;
+    pkg.files[at] = record;
+    readAgain.push(record);
+    stats.set(i, st);
+  }
+  // Nothing came, went or moved (a path named and gone before it was seen): the snapshot's scan, as it is.
+  if (came.length === 0 && went.size === 0 && stats.size === 0) return reuseTree(prev, decoder, rels, (i, k) => s[4 * i + k], trusted, ctx, scanStart);
+  for (const [rel, st] of came) {
+    const slashed = rel.split(path.sep).join('/');
+    const dir = slashed.includes('/') ? slashed.slice(0, slashed.lastIndexOf('/')) : '';
+    let pkg = byDir.get(dir);
+    if (pkg && !packages.has(pkg.importPath)) packages.set(pkg.importPath, pkg);
+    if (!pkg) {
+      const { importPath, origin } = importPathOf(dir, prev.modulePath);
+      // Another folder gives that import path (vendor and staging): which one wins is the walk's order.
+      if (packages.has(importPath)) return undefined;
+      pkg = { importPath, dir, files: [], origin };
+      packages.set(importPath, pkg);
+    }
+    const file = readGoFile(slashed, absOf(root, rel), pkg.importPath, dir, ctx);
+    if (!file || file.invalid !== undefined) return undefined;
+    readAgain.push(file);
+    const name = path.basename(rel);
+    const at = pkg.files.findIndex((x) => path.basename(x.path) > name);
+    pkg.files.splice(at < 0 ? pkg.files.length : at, 0, file);
+    folders.add(dir);
+  }
+  // The scan paths as a walk would record them: the went files out, the came ones in, the folders of both stat'd now.
+  const folderAt = [...folders].map((d) => rels.indexOf(d.split('/').join(path.sep)));
+  if (folderAt.some((i) => i < 0)) return undefined;
+  const folderStats = folderAt.length > 0 ? statMany(root, folderAt.map((i) => rels[i]).join('\0'), folderAt.length) : [];
+  folderAt.forEach((i, k) => stats.set(i, [folderStats[4 * k], folderStats[4 * k + 1], folderStats[4 * k + 2], folderStats[4 * k + 3]]));
+  const scan: ScanRecord = { scanStart, paths: [], stats: [] };
+  rels.forEach((rel, i) => {
+    if (went.has(rel)) return;
+    scan.paths.push(absOf(root, rel));
+    scan.stats.push(...(stats.get(i) ?? [s[4 * i], s[4 * i + 1], s[4 * i + 2], s[4 * i + 3]]));
+  });
+  for (const [rel, st] of came) {
+    scan.paths.push(absOf(root, rel));
+    scan.stats.push(...st);
+  }
+  const tree: SourceTree = {
+    root, modulePath: prev.modulePath, packages, context: { ...ctx, tags: [...ctx.tags] }, scan,
+    // The walk's diagnostics: the scope's are made again, and those of files that went go with them.
+    diagnostics: prev.diagnostics.filter((d) => !SCOPE_CODES.has(d.code) && !(d.file !== undefined && went.has(d.file.split('/').join(path.sep)))),
+  };
+  if (prev.goVersion !== undefined) tree.goVersion = prev.goVersion;
+  // An import of the module's or staging's the tree does not have may be a folder made since the
+  // snapshot: only a walk would find it (a watch is told of no folder).
+  const own = namespace(tree);
+  for (const file of readAgain) {
+    if (file.active && (file.imports ?? []).some((imp) => own(imp) && !packages.has(imp))) return undefined;
+  }
+  const scoped = computeScope(tree, scope, ctx);
+  if (!scopeJoinersAsRecorded(prev, strings, rels, scoped.packages, statMany, racy, (p) => (typeof p === 'number' ? stats.has(p) : came.some(([rel]) => rel === p)))) return undefined;
+  return walked(tree, scope, ctx, 'files', { prev, rels, strings, trusted }, scoped);
+}
+
+/**
+ * Whether the folders and files of each package that joined the scope still have the stats the
+ * snapshot recorded (outside the scope, no folder is watched: their changes are named by no one).
+ */
+function scopeJoinersAsRecorded(prev: SourceSnapshot, strings: string[], rels: string[], packages: SourcePackage[], statMany: StatMany, racy: number, statNow: (at: number | string) => boolean): boolean {
+  const was = new Set(Array.from(prev.scoped, (p) => strings[prev.packages[p * PACKAGE_COLUMNS]]));
+  const joined = packages.filter((p) => !was.has(p.importPath));
+  if (joined.length === 0) return true;
+  const at = new Map(rels.map((r, i) => [r, i]));
+  // Each path but those stat'd by this scan (the named files, their folders).
+  const paths = joined.flatMap((p) => [p.dir, ...p.files.map((f) => f.path)].map((x) => x.split('/').join(path.sep))).filter((p) => !statNow(p) && !statNow(at.get(p) ?? -1));
+  const index = paths.map((p) => at.get(p) ?? -1);
+  if (index.some((i) => i < 0)) return false;
+  if (paths.length === 0) return true;
+  const now = statMany(prev.root, paths.join('\0'), paths.length);
+  const s = prev.stats;
+  return index.every((i, k) => {
+    const o = 4 * i;
+    return s[o] === now[4 * k] && s[o + 1] === now[4 * k + 1] && s[o + 2] === now[4 * k + 2] && s[o + 3] === now[4 * k + 3] && s[o + 1] < racy && s[o + 2] < racy;
+  });
 }
 
 /**
@@ -335,8 +496,7 @@ function sameRecord(a: GoFile, b: GoFile): boolean {
 }
 
 /** A scan that walked the tree; `from` is the snapshot whose hashes it may reuse. */
-function walked(tree: SourceTree, scope: Scope, ctx: BuildContext, reused: SourceScan['reused'], from: { prev: SourceSnapshot; rels: string[]; strings: string[]; trusted: Uint8Array } | undefined): SourceScan {
-  const scoped = computeScope(tree, scope, ctx);
+function walked(tree: SourceTree, scope: Scope, ctx: BuildContext, reused: SourceScan['reused'], from: { prev: SourceSnapshot; rels: string[]; strings: string[]; trusted: Uint8Array } | undefined, scoped = computeScope(tree, scope, ctx)): SourceScan {
   const scan = tree.scan!;
   const prefix = tree.root + path.sep;
   const rels = scan.paths.map((p) => (p === tree.root ? '' : p.startsWith(prefix) ? p.slice(prefix.length) : p));

@@ -303,9 +303,17 @@ function fileRecord(rel: string, abs: string, importPath: string, dir: string, s
  * scan (`old`); undefined when it cannot be read.
  */
 export function rescanFile(old: GoFile, ctx: BuildContext): GoFile | undefined {
+  return readGoFile(old.path, old.abs, old.importPath, old.packageDir, ctx);
+}
+
+/**
+ * The record a walk makes of the Go file `rel` (forward slashes) in the package `importPath` at `dir`;
+ * undefined when it cannot be read.
+ */
+export function readGoFile(rel: string, abs: string, importPath: string, dir: string, ctx: BuildContext): GoFile | undefined {
   try {
-    const { size, header } = readHeader(old.abs, Buffer.allocUnsafe(HEAD_BYTES));
-    return fileRecord(old.path, old.abs, old.importPath, old.packageDir, size, header, ctx);
+    const { size, header } = readHeader(abs, Buffer.allocUnsafe(HEAD_BYTES));
+    return fileRecord(rel, abs, importPath, dir, size, header, ctx);
   } catch {
     return undefined;
   }
@@ -318,7 +326,7 @@ function skipDir(name: string, parentRel: string): boolean {
   return name === 'vendor' && parentRel !== '';
 }
 
-function isGoFileName(name: string): boolean {
+export function isGoFileName(name: string): boolean {
   return name.endsWith('.go') && !name.startsWith('.') && !name.startsWith('_');
 }
 
