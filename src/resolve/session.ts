@@ -760,6 +760,7 @@ export class ResolveSession {
     this.inputs.set(file.facts.path, entry);
     this.files.set(file.facts.path, file);
     this.infos.set(file, []);
+    this.slots?.withFile(file);
     this.filesMoved();
   }
 
@@ -774,14 +775,14 @@ export class ResolveSession {
     this.infos.delete(file);
     this.symbols.delete(file);
     this.went.add(file);
+    this.slots?.withoutFile(file);
     this.filesMoved();
   }
 
-  /** What is made of the list of files, made again when next needed: the importers, the facts' diagnostics, the symbol list's slots. */
+  /** What is made of the list of files, made again when next needed: the importers, the facts' diagnostics (the symbol list's slots follow the files: see attach, detach). */
   private filesMoved(): void {
     this.importers = undefined;
     this.factsDiagnostics = undefined;
-    this.slots = undefined;
   }
 
   /** What changes in one file (`came`: the record of a file that came, see comes), or why the change is not taken. Changes nothing. */

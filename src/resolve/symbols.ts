@@ -44,19 +44,57 @@ export class SymbolSlots {
     return new SymbolSlots(slotOf, Int32Array.from(starts), list);
   }
 
+  /** Files that came since the last update (see withFile), and files that went (see withoutFile). */
+  private readonly came = new Set<FileInfo>();
+  private readonly went = new Set<FileInfo>();
+
+  /**
+   * An empty slot for a file that came, just put into its package's files (where a list made from
+   * nothing has its records): the next update makes its records and its package's. The list is not
+   * touched (the last graph holds it).
+   */
+  withFile(file: FileInfo): void {
+    const pkgAt = this.slotOf.get(file.pkg);
+    const place = file.pkg.files.indexOf(file);
+    if (pkgAt === undefined || place < 0 || this.slotOf.has(file)) throw new Error(`${file.facts.path}: not a file that came to a package of the symbol list`);
+    const at = pkgAt + 1 + place;
+    const starts = new Int32Array(this.starts.length + 1);
+    starts.set(this.starts.subarray(0, at + 1));
+    starts.set(this.starts.subarray(at), at + 1);
+    for (const [key, k] of this.slotOf) if (k >= at) this.slotOf.set(key, k + 1);
+    this.slotOf.set(file, at);
+    this.starts = starts;
+    this.came.add(file);
+  }
+
+  /** A file that went, just taken out of its package's files: the next update drops its slot and records, and makes its package's again. */
+  withoutFile(file: FileInfo): void {
+    if (!this.slotOf.has(file)) throw new Error(`${file.facts.path}: not a file of the symbol list`);
+    this.came.delete(file);
+    this.went.add(file);
+  }
+
   /**
    * The list with the records of `files` and of their packages made again (the same list when there
-   * are none), laid into `into` when it has room (see fitted).
+   * are none), laid into `into` when it has room (see fitted); with those of files that came made, and
+   * those of files that went dropped with their slots.
    */
   update(files: Iterable<FileInfo>, ofFile: (file: FileInfo) => SymbolRecord[], ofPackage: (pkg: PkgInfo) => SymbolRecord, into?: SymbolRecord[]): SymbolRecord[] {
     const made = new Map<number, SymbolRecord[]>();
-    for (const file of files) {
-      const at = this.slotOf.get(file);
-      const pkgAt = this.slotOf.get(file.pkg);
-      if (at === undefined || pkgAt === undefined) throw new Error(`${file.facts.path}: not a file the symbol list was made with`);
-      made.set(at, ofFile(file));
-      made.set(pkgAt, [ofPackage(file.pkg)]);
+    const slot = (x: FileInfo | PkgInfo, path: string) => {
+      const at = this.slotOf.get(x);
+      if (at === undefined) throw new Error(`${path}: not a file the symbol list was made with`);
+      return at;
+    };
+    for (const file of [...files, ...this.came]) {
+      made.set(slot(file, file.facts.path), ofFile(file));
+      made.set(slot(file.pkg, file.facts.path), [ofPackage(file.pkg)]);
     }
+    for (const file of this.went) {
+      made.set(slot(file, file.facts.path), []);
+      made.set(slot(file.pkg, file.facts.path), [ofPackage(file.pkg)]);
+    }
+    this.came.clear();
     if (made.size === 0) return this.list;
     const slots = [...made.keys()].sort((x, y) => x - y);
     const { starts, list } = this;
@@ -78,9 +116,24 @@ export class SymbolSlots {
     }
     for (let i = from; i < list.length; i++) out[o++] = list[i];
     for (const [k, mine] of made) this.functions += functionCount(mine, 0, mine.length) - functionCount(list, starts[k], starts[k + 1]);
-    this.starts = next;
+    this.starts = this.went.size > 0 ? this.slotsDropped(next) : next;
     this.list = out;
     return out;
+  }
+
+  /** `starts` less the (now empty) slots of the files that went, each other slot renumbered. */
+  private slotsDropped(starts: Int32Array): Int32Array {
+    const gone = [...this.went].map((f) => this.slotOf.get(f)!).sort((x, y) => x - y);
+    for (const file of this.went) this.slotOf.delete(file);
+    this.went.clear();
+    const below = (k: number) => {
+      let n = 0;
+      while (n < gone.length && gone[n] < k) n++;
+      return n;
+    };
+    for (const [key, k] of this.slotOf) this.slotOf.set(key, k - below(k));
+    const goneSet = new Set(gone);
+    return starts.filter((_, k) => !goneSet.has(k));
   }
 }
 
