@@ -756,13 +756,21 @@ export class CallResolver {
     // The fields of a struct that changed can bring other types in with it (see withFieldTypes).
     if (!fieldsChanged && [...touched].every(([t, was]) => was === this.createdCounts.has(t))) return [];
     const before = this.created;
-    this.created = withFieldTypes(this.types, this.createdCounts.keys());
-    if (before.size === this.created.size && [...before].every((t) => this.created!.has(t))) return [];
+    // Types only added (no struct's fields changed): what their fields bring, over what was created
+    // (following fields from a set of types is following them from each).
+    const added = [...touched].filter(([t, was]) => !was && this.createdCounts.has(t)).map(([t]) => t);
+    const onlyAdded = !fieldsChanged && [...touched].every(([t, was]) => !was || this.createdCounts.has(t));
+    this.created = onlyAdded ? new Set([...before, ...withFieldTypes(this.types, added)]) : withFieldTypes(this.types, this.createdCounts.keys());
+    const delta = new Set<TypeInfo>();
+    for (const t of this.created) if (!before.has(t)) delta.add(t);
+    for (const t of before) if (!this.created.has(t)) delta.add(t);
+    if (delta.size === 0) return [];
     const changed: string[] = [];
     for (const [key, targets] of this.dispatched) {
       const at = key.lastIndexOf('#');
       const again = this.dispatchedIfaces.get(key);
-      if (!again) continue;
+      // An answer reads the created set only at the interface's implementations (see dispatchOf).
+      if (!again || !this.impls.of(again).some((i) => delta.has(i.type))) continue;
       const out = this.dispatchOf(again, key.slice(at + 1));
       if (!sameTargets(out, targets)) {
         changed.push(key);
