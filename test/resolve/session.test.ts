@@ -349,6 +349,18 @@ describe('ResolveSession', () => {
     assert.equal(s.edit(path, (t) => t.replace('\textra *resultCache\n', '').replace('\tspare otherCache\n', '').replace('*otherCache\n', '*resultCache\n')).refused, undefined);
   });
 
+  it('follows the value-typed fields of a type an edit creates for the first time: the types they hold are created with it', () => {
+    const { s, edges, before } = sessionFixture();
+    const funcs = 'pkg/kubelet/funcs.go';
+    const holder = s.edit(funcs, (t) => `${t}\ntype atlasHolder struct{ spare otherCache }\n\nfunc useHolder(h *atlasHolder) {}\n`);
+    assert.equal(holder.refused, undefined);
+    assert.deepEqual(edges(holder.graph!, 'getAll'), edges(before, 'getAll'), 'nothing creates atlasHolder yet');
+    const made = s.edit(funcs, (t) => `${t}\nfunc newHolder() *atlasHolder { return &atlasHolder{} }\n`);
+    assert.equal(made.refused, undefined);
+    assert.notDeepEqual(edges(made.graph!, 'getAll'), edges(before, 'getAll'), 'otherCache is created with atlasHolder: getAll\'s candidates say so');
+    assert.equal(s.edit(funcs, (t) => t.replace('\nfunc newHolder() *atlasHolder { return &atlasHolder{} }\n', '')).refused, undefined);
+  });
+
   it('takes a struct\'s embedded fields that come, go or change, with the members they promote and the method sets they make', () => {
     const { s, path, edges, before } = sessionFixture();
     assert.deepEqual(['syncVia', 'syncAll'].map((c) => edges(before, c)), [['(*baseManager).Sync promoted-method'], ['(*baseManager).Sync iface-flow']]);
