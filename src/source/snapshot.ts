@@ -21,7 +21,7 @@ import type { BuildContext, Diagnostic } from '../model/index.js';
 import { sameContext } from './context.js';
 import { computeScope, namespace, SCOPE_CODES } from './scope.js';
 import { importPathOf, isGoFileName, openTree, readGoFile, rescanFile, statNow, type Stat, type WalkCache } from './tree.js';
-import type { GoFile, ScanRecord, Scope, SourcePackage, SourceTree } from './types.js';
+import type { GoFile, Scope, SourcePackage, SourceTree } from './types.js';
 
 /** Bumped when what a scan records, or how, changes. */
 const SNAPSHOT_FORMAT = 2;
@@ -269,18 +269,23 @@ function namedFilesTaken(prev: SourceSnapshot, decoder: Decoder, strings: string
   if (folderAt.some((i) => i < 0)) return undefined;
   const folderStats = folderAt.length > 0 ? statMany(root, folderAt.map((i) => rels[i]).join('\0'), folderAt.length) : [];
   folderAt.forEach((i, k) => stats.set(i, [folderStats[4 * k], folderStats[4 * k + 1], folderStats[4 * k + 2], folderStats[4 * k + 3]]));
-  const scan: ScanRecord = { scanStart, paths: [], stats: [] };
-  rels.forEach((rel, i) => {
-    if (went.has(rel)) return;
-    scan.paths.push(absOf(root, rel));
-    scan.stats.push(...(stats.get(i) ?? [s[4 * i], s[4 * i + 1], s[4 * i + 2], s[4 * i + 3]]));
-  });
-  for (const [rel, st] of came) {
-    scan.paths.push(absOf(root, rel));
-    scan.stats.push(...st);
+  const nextRels: string[] = [];
+  const nextStats = new Float64Array(4 * (rels.length - went.size + came.length));
+  let o = 0;
+  const push = (rel: string, st: ArrayLike<number>, from = 0) => {
+    nextRels.push(rel);
+    for (let k = 0; k < 4; k++) nextStats[o++] = st[from + k];
+  };
+  for (let i = 0; i < rels.length; i++) {
+    if (went.has(rels[i])) continue;
+    const st = stats.get(i);
+    if (st) push(rels[i], st);
+    else push(rels[i], s, 4 * i);
   }
+  for (const [rel, st] of came) push(rel, st);
+  const recorded: Recorded = { scanStart, rels: nextRels, stats: nextStats };
   const tree: SourceTree = {
-    root, modulePath: prev.modulePath, packages, context: { ...ctx, tags: [...ctx.tags] }, scan,
+    root, modulePath: prev.modulePath, packages, context: { ...ctx, tags: [...ctx.tags] },
     // The walk's diagnostics: the scope's are made again, and those of files that went go with them.
     diagnostics: prev.diagnostics.filter((d) => !SCOPE_CODES.has(d.code) && !(d.file !== undefined && went.has(d.file.split('/').join(path.sep)))),
   };
@@ -293,7 +298,7 @@ function namedFilesTaken(prev: SourceSnapshot, decoder: Decoder, strings: string
   }
   const scoped = computeScope(tree, scope, ctx);
   if (!scopeJoinersAsRecorded(prev, strings, rels, scoped.packages, statMany, racy, (p) => (typeof p === 'number' ? stats.has(p) : came.some(([rel]) => rel === p)))) return undefined;
-  return walked(tree, scope, ctx, 'files', { prev, rels, strings, trusted }, scoped);
+  return walked(tree, scope, ctx, 'files', { prev, rels, strings, trusted }, scoped, recorded);
 }
 
 /**
@@ -496,10 +501,23 @@ function sameRecord(a: GoFile, b: GoFile): boolean {
 }
 
 /** A scan that walked the tree; `from` is the snapshot whose hashes it may reuse. */
-function walked(tree: SourceTree, scope: Scope, ctx: BuildContext, reused: SourceScan['reused'], from: { prev: SourceSnapshot; rels: string[]; strings: string[]; trusted: Uint8Array } | undefined, scoped = computeScope(tree, scope, ctx)): SourceScan {
+/** What a scan recorded, with its paths relative to the root ('' for the root). */
+interface Recorded {
+  scanStart: number;
+  rels: string[];
+  /** Four numbers per path (see Stat). */
+  stats: ArrayLike<number>;
+}
+
+/** What openTree's walk recorded. */
+function recordedBy(tree: SourceTree): Recorded {
   const scan = tree.scan!;
   const prefix = tree.root + path.sep;
-  const rels = scan.paths.map((p) => (p === tree.root ? '' : p.startsWith(prefix) ? p.slice(prefix.length) : p));
+  return { scanStart: scan.scanStart, rels: scan.paths.map((p) => (p === tree.root ? '' : p.startsWith(prefix) ? p.slice(prefix.length) : p)), stats: scan.stats };
+}
+
+function walked(tree: SourceTree, scope: Scope, ctx: BuildContext, reused: SourceScan['reused'], from: { prev: SourceSnapshot; rels: string[]; strings: string[]; trusted: Uint8Array } | undefined, scoped = computeScope(tree, scope, ctx), recorded = recordedBy(tree)): SourceScan {
+  const { rels } = recorded;
   return {
     root: tree.root,
     modulePath: tree.modulePath,
@@ -510,33 +528,32 @@ function walked(tree: SourceTree, scope: Scope, ctx: BuildContext, reused: Sourc
     scopeStats: () => {
       const index = new Map(rels.map((r, i) => [r, i]));
       const files = scoped.packages.flatMap((p) => p.files.map((f) => f.path));
-      return { file: (k) => statAt(scan.stats, index.get(files[k])), dir: (p) => statAt(scan.stats, index.get(scoped.packages[p].dir)) };
+      return { file: (k) => statAt(recorded.stats, index.get(files[k])), dir: (p) => statAt(recorded.stats, index.get(scoped.packages[p].dir)) };
     },
     knownHashes() {
       const out: (string | undefined)[] = [];
       if (!from) return scoped.packages.flatMap((p) => p.files.map(() => undefined));
-      // The earlier snapshot's hashes by path, where that file's stat was trusted this time.
+      // The earlier snapshot's hashes by path, where that file's stat was trusted this time. A file's
+      // path is its scan path's string (see SourceSnapshot.scanPaths): its ID is its scan index.
       const { prev, rels: prevRels, strings, trusted } = from;
-      const prevAt = new Map(prevRels.map((r, i) => [r, i]));
       const prevHashes = prev.hashes.split('\n');
       const old = new Map<string, string>();
       let k = 0;
       for (const p of prev.scoped) {
         const o = p * PACKAGE_COLUMNS;
         for (let f = prev.packages[o + 3], end = f + prev.packages[o + 4]; f < end; f++, k++) {
-          const rel = strings[prev.files[f * FILE_COLUMNS]];
-          const at = prevAt.get(rel);
-          if (prevHashes[k] && at !== undefined && trusted[at]) old.set(rel, prevHashes[k]);
+          const at = prev.files[f * FILE_COLUMNS];
+          if (prevHashes[k] && at < prevRels.length && trusted[at]) old.set(strings[at], prevHashes[k]);
         }
       }
       for (const p of scoped.packages) for (const f of p.files) out.push(old.get(f.path));
       return out;
     },
-    snapshot: (hashes) => packTree(tree, scoped.packages, scoped.diagnostics, rels, scope, ctx, hashes),
+    snapshot: (hashes) => packTree(tree, scoped.packages, scoped.diagnostics, recorded, scope, ctx, hashes),
   };
 }
 
-function packTree(tree: SourceTree, scopedPackages: SourcePackage[], scopeDiagnostics: Diagnostic[], rels: string[], scope: Scope, ctx: BuildContext, hashes: string[]): SourceSnapshot | undefined {
+function packTree(tree: SourceTree, scopedPackages: SourcePackage[], scopeDiagnostics: Diagnostic[], { rels, stats, scanStart }: Recorded, scope: Scope, ctx: BuildContext, hashes: string[]): SourceSnapshot | undefined {
   const strings: string[] = [];
   const ids = new Map<string, number>();
   const id = (x: string | undefined): number => {
@@ -573,9 +590,9 @@ function packTree(tree: SourceTree, scopedPackages: SourcePackage[], scopeDiagno
   // The table is '\0'-joined; a string holding one (a header no Go file has) leaves this tree unkept.
   if (strings.some((x) => x.includes('\0'))) return undefined;
   const snap: SourceSnapshot = {
-    format: SNAPSHOT_FORMAT, root: tree.root, ctx: { ...ctx, tags: [...ctx.tags] }, scope, modulePath: tree.modulePath, scanStart: tree.scan!.scanStart,
+    format: SNAPSHOT_FORMAT, root: tree.root, ctx: { ...ctx, tags: [...ctx.tags] }, scope, modulePath: tree.modulePath, scanStart,
     strings: strings.join('\0'), packages, files, imports: Int32Array.from(imports), sizes, diagnostics: [...tree.diagnostics, ...scopeDiagnostics],
-    scoped: Int32Array.from(scopedPackages, (p) => pkgIndex.get(p.importPath)!), scanPaths, stats: Float64Array.from(tree.scan!.stats), hashes: hashes.join('\n'),
+    scoped: Int32Array.from(scopedPackages, (p) => pkgIndex.get(p.importPath)!), scanPaths, stats: Float64Array.from(stats), hashes: hashes.join('\n'),
   };
   if (tree.goVersion !== undefined) snap.goVersion = tree.goVersion;
   return snap;
