@@ -437,6 +437,7 @@ function rehearseWarm(
   const graph = 'graph' in rehearsal ? rehearsal.graph : last;
   takeBases(graph, at.packedStrings ?? primeEncoders(graph), dir, state);
   session.prepare();
+  session.settle();
   return true;
 }
 
@@ -715,8 +716,11 @@ function build(opts: IndexOptions, useSnapshot: boolean): IndexResult {
         opts.defer(() => {
           keep();
           keepSnapshot();
-          // The arrays of the next edit's lists, made while the watch waits for it.
+          // The arrays of the next edit's lists, made while the watch waits for it; the map of
+          // functions put in order once the watch has said it is idle (a command waiting for it
+          // goes on first).
           session!.prepare();
+          setImmediate(() => session!.settle());
         });
       } else {
         keep();

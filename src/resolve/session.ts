@@ -351,11 +351,19 @@ export class ResolveSession {
    * finish, and the order 3-5 ms of a function appended.
    */
   prepare(): void {
-    // A map of functions left out of order (see orderWith) is put in order now, not by the next edit that reads it in order.
-    funcsInOrder(this.program);
     const symbols = this.slots?.list;
     if (!this.last || !symbols) return;
     this.spare = { edges: room(this.last.edges.length), unresolved: room(this.last.unresolved.length), symbols: room(symbols.length), order: room(this.last.order.length) };
+  }
+
+  /**
+   * Puts the program's map of functions back in order when an update left new IDs at its end (see
+   * orderWith), for a caller that can run this while it waits for the next edit; otherwise the next
+   * update that reads the map in order does it (on v1.28 the first file added after a warm start paid
+   * it: 267 ms of its resolve.patch, 32 ms with the map put in order before).
+   */
+  settle(): void {
+    funcsInOrder(this.program);
   }
 
   /** The array prepare made for the next order of functions, taken (once) by the update that makes one. */
