@@ -413,7 +413,7 @@ function takeBases(graph: Graph, strings: readonly string[], dir: string, state:
  */
 function rehearseWarm(
   session: ResolveSession,
-  target: (ParseInput & { text: string; importPath: string }) | undefined,
+  target: (ParseInput & { text: string }) | undefined,
   meta: ResolveMeta,
   last: Graph,
   at: { dir: string; state: IndexState; opts: IndexOptions; packedStrings?: readonly string[]; onRehearsal?: (path: string, rehearsal: Rehearsal) => void },
@@ -421,13 +421,13 @@ function rehearseWarm(
   if (!target) return true;
   const { dir, state, opts } = at;
   const graphFile = join(dir, GRAPH_FILE);
-  const extract = (text: string, path = target.path) => parseChanged([{ ...target, path, bytes: Buffer.from(text) }], opts).get(path)!.facts;
+  const extract = (text: string) => parseChanged([{ ...target, bytes: Buffer.from(text) }], opts).get(target.path)!.facts;
   const written = (graph: Graph, changes: GraphChanges | undefined) => {
     packDelta(graphFile, graph, packOnDisk(graphFile, state));
     summarizeGraph(graph);
     storeDelta(join(dir, STORE_FILE), graph, state.inputs.key, storeOnDisk(dir), changes);
   };
-  const rehearsal = rehearse(session, target.text, meta, last, { extract, written }, REHEARSAL_ROUNDS, target);
+  const rehearsal = rehearse(session, target.text, meta, last, { extract, written }, REHEARSAL_ROUNDS);
   at.onRehearsal?.(target.path, rehearsal);
   if ('failed' in rehearsal && rehearsal.spoiled) {
     forgetDeltaBase();
@@ -449,7 +449,7 @@ const REHEARSAL_ROUNDS = 3;
  * generated, the one with the most call sites; read again and found as it was hashed, so that its
  * facts are the session's.
  */
-function rehearsalFile(files: SourcePackage['files'], hashes: string[], factsOf: (path: string) => FileFacts | undefined): (ParseInput & { text: string; importPath: string }) | undefined {
+function rehearsalFile(files: SourcePackage['files'], hashes: string[], factsOf: (path: string) => FileFacts | undefined): (ParseInput & { text: string }) | undefined {
   const calls = files.map((f) => (f.active ? (factsOf(f.path)?.funcs.reduce((n, fn) => n + fn.calls.length, 0) ?? -1) : -1));
   const order = files.flatMap((_, i) => (calls[i] >= 0 ? [i] : [])).sort((a, b) => calls[b] - calls[a]);
   for (const i of order.slice(0, REHEARSAL_CANDIDATES)) {
@@ -464,7 +464,7 @@ function rehearsalFile(files: SourcePackage['files'], hashes: string[], factsOf:
     if (contentHash(bytes) !== hashes[i]) return undefined;
     // Nobody edits a generated file (Go's convention marks one so).
     if (GENERATED.test(bytes.subarray(0, GENERATED_HEAD).toString('latin1'))) continue;
-    return { path: f.path, abs: f.abs, active: true, hash: hashes[i], text: bytes.toString('utf8'), importPath: f.importPath };
+    return { path: f.path, abs: f.abs, active: true, hash: hashes[i], text: bytes.toString('utf8') };
   }
   return undefined;
 }

@@ -9,10 +9,9 @@
  *
  * The rehearsal edits one file in memory, never on disk, as a watch's edits go: a function appended,
  * the file as it is again, a call put first in its first function body (that function changes, every
- * one below it moves), the file as it is again; each text's facts made as an edit's are. Then a file
- * comes beside it and goes (on v1.28 the first file added to pkg/kubelet in a watch took 330-360 ms,
- * the next ones 120-150 ms). The session takes each, and the caller does with each graph what a build
- * does before writing it, and throws it away. The session ends resolving the program it had.
+ * one below it moves), the file as it is again; each text's facts made as an edit's are. The session
+ * takes each, and the caller does with each graph what a build does before writing it, and throws it
+ * away. The session ends resolving the program it had.
  */
 import type { FileFacts } from '../parse/index.js';
 import type { Graph, GraphChanges } from '../model/index.js';
@@ -22,8 +21,8 @@ import type { ResolveMeta, ResolveSession } from '../resolve/index.js';
 export type Rehearsal = { graph: Graph; updates: number } | { failed: string; spoiled: boolean };
 
 export interface RehearsalHooks {
-  /** The facts of the file with this text (at `path`, by default the file rehearsed on), made as a build makes an edited file's. */
-  extract(text: string, path?: string): FileFacts;
+  /** The facts of the file with this text, made as a build makes an edited file's. */
+  extract(text: string): FileFacts;
   /** What a build does with an update's graph before it writes it (the result is not kept). */
   written(graph: Graph, changes: GraphChanges | undefined): void;
 }
@@ -33,19 +32,13 @@ const NAME = 'kubeletAtlasRehearsal';
 
 /**
  * Rehearses `rounds` times `session`'s updates on the file whose text is `text` (whose facts the
- * session has): its edits, then (with `file`) a file that comes to its package beside it and goes. `last`
- * is the session's last graph: the graph each return to the file as it is must give again, as far as
- * its counts tell.
+ * session has). `last` is the session's last graph: the graph each return to the file as it is must
+ * give again, as far as its counts tell.
  */
-export function rehearse(session: ResolveSession, text: string, meta: ResolveMeta, last: Graph, hooks: RehearsalHooks, rounds: number, file?: { path: string; importPath: string }): Rehearsal {
+export function rehearse(session: ResolveSession, text: string, meta: ResolveMeta, last: Graph, hooks: RehearsalHooks, rounds: number): Rehearsal {
   let graph = last;
   let updates = 0;
   const edits = rehearsalEdits(text);
-  // The file that comes: in the rehearsed file's folder, of its package, put
-  // before it (as a file that comes among others is: where it goes does not matter, it goes again).
-  const came = file && { path: `${file.path.slice(0, file.path.lastIndexOf('/') + 1)}${NAME}.go`, importPath: file.importPath, active: true, before: file.path };
-  // A type with a method, made by a function that calls it, as a new file often has.
-  const cameText = `package ${/^package\s+(\w+)/m.exec(text)?.[1] ?? ''}\n\ntype ${NAME}Type struct{ n int }\n\nfunc (t *${NAME}Type) run() int { return t.n }\n\nfunc ${NAME}() int { return (&${NAME}Type{}).run() }\n`;
   for (let round = 0; round < rounds; round++) {
     for (const edited of edits) {
       for (const now of [edited, text]) {
@@ -65,22 +58,6 @@ export function rehearse(session: ResolveSession, text: string, meta: ResolveMet
         if (back && !sameCounts(update.graph, last)) return { failed: 'the graph after the file was given back differs from the one before the edit', spoiled: true };
         graph = update.graph;
       }
-    }
-    if (!came) continue;
-    let facts: FileFacts;
-    try {
-      facts = hooks.extract(cameText, came.path);
-    } catch (err) {
-      return { failed: (err as Error).message, spoiled: false };
-    }
-    for (const back of [false, true]) {
-      session.prepare();
-      const update = back ? session.update([], meta, { came: [], went: [came.path] }) : session.update([facts], meta, { came: [came], went: [] });
-      if ('refused' in update) return { failed: update.refused, spoiled: back };
-      updates++;
-      hooks.written(update.graph, update.changes);
-      if (back && !sameCounts(update.graph, last)) return { failed: 'the graph after the file that came went again differs from the one before it came', spoiled: true };
-      graph = update.graph;
     }
   }
   return { graph, updates };
