@@ -305,13 +305,13 @@ function namedFilesTaken(prev: SourceSnapshot, decoder: Decoder, strings: string
  * Whether the folders and files of each package that joined the scope still have the stats the
  * snapshot recorded (outside the scope, no folder is watched: their changes are named by no one).
  */
-function scopeJoinersAsRecorded(prev: SourceSnapshot, strings: string[], rels: string[], packages: SourcePackage[], statMany: StatMany, racy: number, statNow: (at: number | string) => boolean): boolean {
+function scopeJoinersAsRecorded(prev: SourceSnapshot, strings: string[], rels: string[], packages: SourcePackage[], statMany: StatMany, racy: number, takenNow: (at: number | string) => boolean): boolean {
   const was = new Set(Array.from(prev.scoped, (p) => strings[prev.packages[p * PACKAGE_COLUMNS]]));
   const joined = packages.filter((p) => !was.has(p.importPath));
   if (joined.length === 0) return true;
   const at = new Map(rels.map((r, i) => [r, i]));
   // Each path but those stat'd by this scan (the named files, their folders).
-  const paths = joined.flatMap((p) => [p.dir, ...p.files.map((f) => f.path)].map((x) => x.split('/').join(path.sep))).filter((p) => !statNow(p) && !statNow(at.get(p) ?? -1));
+  const paths = joined.flatMap((p) => [p.dir, ...p.files.map((f) => f.path)].map((x) => x.split('/').join(path.sep))).filter((p) => !takenNow(p) && !takenNow(at.get(p) ?? -1));
   const index = paths.map((p) => at.get(p) ?? -1);
   if (index.some((i) => i < 0)) return false;
   if (paths.length === 0) return true;
@@ -500,7 +500,6 @@ function sameRecord(a: GoFile, b: GoFile): boolean {
     (a.imports ?? []).join('\n') === (b.imports ?? []).join('\n');
 }
 
-/** A scan that walked the tree; `from` is the snapshot whose hashes it may reuse. */
 /** What a scan recorded, with its paths relative to the root ('' for the root). */
 interface Recorded {
   scanStart: number;
@@ -516,6 +515,10 @@ function recordedBy(tree: SourceTree): Recorded {
   return { scanStart: scan.scanStart, rels: scan.paths.map((p) => (p === tree.root ? '' : p.startsWith(prefix) ? p.slice(prefix.length) : p)), stats: scan.stats };
 }
 
+/**
+ * A scan over `tree` (walked, or the snapshot's tree with named files put in or taken out); `from` is
+ * the snapshot whose hashes it may reuse, `recorded` what the scan recorded.
+ */
 function walked(tree: SourceTree, scope: Scope, ctx: BuildContext, reused: SourceScan['reused'], from: { prev: SourceSnapshot; rels: string[]; strings: string[]; trusted: Uint8Array } | undefined, scoped = computeScope(tree, scope, ctx), recorded = recordedBy(tree)): SourceScan {
   const { rels } = recorded;
   return {
