@@ -244,7 +244,7 @@ function namedFilesTaken(prev: SourceSnapshot, decoder: Decoder, strings: string
   }
   // Nothing came, went or moved (a path named and gone before it was seen): the snapshot's scan, as it is.
   if (came.length === 0 && went.size === 0 && stats.size === 0) return reuseTree(prev, decoder, rels, (i, k) => s[4 * i + k], trusted, ctx, scanStart);
-  for (const [rel, st] of came) {
+  for (const [rel] of came) {
     const slashed = rel.split(path.sep).join('/');
     const dir = slashed.includes('/') ? slashed.slice(0, slashed.lastIndexOf('/')) : '';
     let pkg = byDir.get(dir);

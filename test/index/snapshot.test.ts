@@ -4,7 +4,7 @@
  */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import fs, { appendFileSync, cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve, sep } from 'node:path';
 import { deserialize, serialize } from 'node:v8';
 import { buildIndex, indexDir, type IndexOptions } from '../../src/index/build.js';
@@ -12,6 +12,7 @@ import { PackMemo } from '../../src/index/cache.js';
 import { defaultBuildContext, type SourceSnapshot } from '../../src/source/index.js';
 import { packGraph, unpackGraph } from '../../src/graph/pack.js';
 import type { Graph } from '../../src/model/index.js';
+import { fsCalls } from '../helpers/fs-calls.js';
 import { tempDir } from '../helpers/temp.js';
 
 const fixture = resolve('test/fixtures/go/kubelike');
@@ -95,18 +96,9 @@ describe('builds over the source snapshot', () => {
     const added = 'pkg/kubelet/atlas_added.go';
     // A walk lists folders: none is listed for a file that comes or goes.
     const listing = (f: () => Graph): Graph => {
-      const listed: string[] = [];
-      const readdir = fs.readdirSync;
-      fs.readdirSync = ((p: fs.PathLike, ...rest: unknown[]) => {
-        listed.push(String(p));
-        return (readdir as (...a: unknown[]) => unknown)(p, ...rest);
-      }) as typeof fs.readdirSync;
-      try {
-        return normal(f());
-      } finally {
-        fs.readdirSync = readdir;
-        assert.deepEqual(listed, [], 'no folder listed');
-      }
+      const { paths, value } = fsCalls('readdirSync', f);
+      assert.deepEqual(paths, [], 'no folder listed');
+      return normal(value);
     };
     writeFileSync(join(loc.root, added), 'package kubelet\n\nfunc atlasAdded() { atlasTwo() }\n');
     assert.deepEqual(listing(() => told(added).graph), fresh(loc), 'a file that came');

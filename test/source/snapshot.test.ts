@@ -7,8 +7,9 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { deserialize, serialize } from 'node:v8';
-import { defaultBuildContext, scanSource, statEach, type SourceScan, type SourceSnapshot, type StatMany } from '../../src/source/index.js';
+import { defaultBuildContext, scanSource, type SourceScan, type SourceSnapshot } from '../../src/source/index.js';
 import { GO_MOD, goFile, link, makeTree, removeTree, writeFile } from './helpers.js';
+import { countingStat, fsCalls } from '../helpers/fs-calls.js';
 
 const ctx = defaultBuildContext({});
 
@@ -61,18 +62,7 @@ function sleep(ms: number): void {
 
 /** The paths fs.openSync opened while `f` ran (the walk reads headers through it). */
 function openedDuring(f: () => void): string[] {
-  const opened: string[] = [];
-  const open = fs.openSync;
-  fs.openSync = ((p: fs.PathLike, ...rest: unknown[]) => {
-    opened.push(String(p));
-    return (open as (...a: unknown[]) => number)(p, ...rest);
-  }) as typeof fs.openSync;
-  try {
-    f();
-  } finally {
-    fs.openSync = open;
-  }
-  return opened;
+  return fsCalls('openSync', f).paths;
 }
 
 let root = '';
@@ -202,11 +192,7 @@ describe('source snapshot', () => {
   it('told which paths alone can have changed, stats only those and takes the others as the snapshot has them', () => {
     root = tree();
     const snap = keep(rescan(root, undefined));
-    const counts: number[] = [];
-    const spy: StatMany = (r, rels, count) => {
-      counts.push(count);
-      return statEach(r, rels, count);
-    };
+    const { counts, statMany: spy } = countingStat();
     const named = (only: string[], racyMs = NO_WINDOW) => {
       counts.length = 0;
       return scanSource(root, ctx, 'default', { previous: snap, racyMs, statMany: spy, only: only.map((p) => p.split('/').join(path.sep)) });
@@ -247,23 +233,12 @@ describe('source snapshot', () => {
   it('told of files that came or went, takes them into the snapshot\'s tree without listing a folder', () => {
     root = tree();
     let snap = keep(rescan(root, undefined));
-    const counts: number[] = [];
-    const spy: StatMany = (r, rels, count) => {
-      counts.push(count);
-      return statEach(r, rels, count);
-    };
-    const listed: string[] = [];
-    const readdir = fs.readdirSync;
-    fs.readdirSync = ((p: fs.PathLike, ...rest: unknown[]) => {
-      listed.push(String(p));
-      return (readdir as (...a: unknown[]) => unknown)(p, ...rest);
-    }) as typeof fs.readdirSync;
+    const { counts, statMany: spy } = countingStat();
     // Each step: the scan told of `only`, against a scan from nothing; its snapshot, used by a scan told of nothing, against it too.
     const step = (change: () => void, only: string[], expect: SourceScan['reused']) => {
       change();
       counts.length = 0;
-      listed.length = 0;
-      const scan = scanSource(root, ctx, 'default', { previous: snap, racyMs: NO_WINDOW, statMany: spy, only: only.map((p) => p.split('/').join(path.sep)) });
+      const { paths: listed, value: scan } = fsCalls('readdirSync', () => scanSource(root, ctx, 'default', { previous: snap, racyMs: NO_WINDOW, statMany: spy, only: only.map((p) => p.split('/').join(path.sep)) }));
       assert.equal(scan.reused, expect, only.join(' '));
       if (expect === 'files') {
         assert.deepEqual(listed, [], 'no folder listed');
@@ -278,43 +253,39 @@ describe('source snapshot', () => {
       if (expect === 'files') assert.equal(rescan(root, snap).reused, 'tree', 'the kept snapshot holds every path a walk would record, as it is now');
       return scan;
     };
-    try {
-      let scan = step(() => writeFile(root, 'pkg/kubelet/added.go', goFile('kubelet', ['"k8s.io/kubernetes/pkg/proxy"'])), ['pkg/kubelet/added.go'], 'files');
-      assert.ok(scan.packages.some((p) => p.importPath === 'k8s.io/kubernetes/pkg/proxy'), 'the new file\'s import is in scope');
-      // Hashes are known for the files the snapshot hashed, not for the new one nor those of the package it brought in.
-      const unknown = scan.packages.flatMap((p) => p.files.map((f) => f.path)).filter((_, i) => scan.knownHashes()[i] === undefined);
-      assert.deepEqual(unknown, ['pkg/kubelet/added.go', 'pkg/proxy/proxy.go']);
-      // Its name sorts between the others: in place, as a walk lists it.
-      step(() => writeFile(root, 'pkg/kubelet/b.go', goFile('kubelet')), ['pkg/kubelet/b.go'], 'files');
-      scan = step(() => fs.rmSync(path.join(root, 'pkg/kubelet/added.go')), ['pkg/kubelet/added.go'], 'files');
-      assert.ok(!scan.packages.some((p) => p.importPath === 'k8s.io/kubernetes/pkg/proxy'), 'out of scope with the file that imported it');
-      // The last file of a package goes, and a file comes to a folder that had none.
-      step(() => {
-        writeFile(root, 'pkg/kubelet/pods.go', goFile('kubelet', ['"k8s.io/kubernetes/pkg/util/other"']));
-        fs.rmSync(path.join(root, 'pkg/util/flock/flock.go'));
-      }, ['pkg/util/flock/flock.go', 'pkg/kubelet/pods.go'], 'files');
-      step(() => writeFile(root, 'pkg/util/flock/again.go', goFile('flock')), ['pkg/util/flock/again.go'], 'files');
-      // An import of a folder made since the snapshot (a watch is told of no folder): walked to find it.
-      step(() => {
-        writeFile(root, 'pkg/made/made.go', goFile('made'));
-        writeFile(root, 'pkg/kubelet/pods.go', goFile('kubelet', ['"k8s.io/kubernetes/pkg/made"']));
-      }, ['pkg/kubelet/pods.go'], 'headers');
-      // A package that joins the scope with a file changed since the snapshot (no one watched it): walked.
-      step(() => {
-        writeFile(root, 'pkg/proxy/proxy.go', goFile('proxy', ['"k8s.io/kubernetes/pkg/util/other"']));
-        writeFile(root, 'pkg/kubelet/pods.go', goFile('kubelet', ['"k8s.io/kubernetes/pkg/proxy"']));
-      }, ['pkg/kubelet/pods.go'], 'headers');
-      // Joined as the snapshot has it: taken.
-      step(() => writeFile(root, 'pkg/kubelet/pods.go', goFile('kubelet', ['"k8s.io/kubernetes/pkg/made"'])), ['pkg/kubelet/pods.go'], 'files');
-      // Named, gone before the scan saw it: nothing came.
-      step(() => undefined, ['pkg/kubelet/never.go'], 'tree');
-      // A new folder, a broken header, a file that is not Go: walked.
-      step(() => writeFile(root, 'pkg/kubelet/sub/sub.go', goFile('sub')), ['pkg/kubelet/sub/sub.go'], 'headers');
-      step(() => writeFile(root, 'pkg/kubelet/broken.go', '//go:build (linux\n\npackage kubelet\n'), ['pkg/kubelet/broken.go'], 'headers');
-      step(() => writeFile(root, 'pkg/kubelet/notes.txt', 'x'), ['pkg/kubelet/notes.txt'], 'headers');
-    } finally {
-      fs.readdirSync = readdir;
-    }
+    let scan = step(() => writeFile(root, 'pkg/kubelet/added.go', goFile('kubelet', ['"k8s.io/kubernetes/pkg/proxy"'])), ['pkg/kubelet/added.go'], 'files');
+    assert.ok(scan.packages.some((p) => p.importPath === 'k8s.io/kubernetes/pkg/proxy'), 'the new file\'s import is in scope');
+    // Hashes are known for the files the snapshot hashed, not for the new one nor those of the package it brought in.
+    const unknown = scan.packages.flatMap((p) => p.files.map((f) => f.path)).filter((_, i) => scan.knownHashes()[i] === undefined);
+    assert.deepEqual(unknown, ['pkg/kubelet/added.go', 'pkg/proxy/proxy.go']);
+    // Its name sorts between the others: in place, as a walk lists it.
+    step(() => writeFile(root, 'pkg/kubelet/b.go', goFile('kubelet')), ['pkg/kubelet/b.go'], 'files');
+    scan = step(() => fs.rmSync(path.join(root, 'pkg/kubelet/added.go')), ['pkg/kubelet/added.go'], 'files');
+    assert.ok(!scan.packages.some((p) => p.importPath === 'k8s.io/kubernetes/pkg/proxy'), 'out of scope with the file that imported it');
+    // The last file of a package goes, and a file comes to a folder that had none.
+    step(() => {
+      writeFile(root, 'pkg/kubelet/pods.go', goFile('kubelet', ['"k8s.io/kubernetes/pkg/util/other"']));
+      fs.rmSync(path.join(root, 'pkg/util/flock/flock.go'));
+    }, ['pkg/util/flock/flock.go', 'pkg/kubelet/pods.go'], 'files');
+    step(() => writeFile(root, 'pkg/util/flock/again.go', goFile('flock')), ['pkg/util/flock/again.go'], 'files');
+    // An import of a folder made since the snapshot (a watch is told of no folder): walked to find it.
+    step(() => {
+      writeFile(root, 'pkg/made/made.go', goFile('made'));
+      writeFile(root, 'pkg/kubelet/pods.go', goFile('kubelet', ['"k8s.io/kubernetes/pkg/made"']));
+    }, ['pkg/kubelet/pods.go'], 'headers');
+    // A package that joins the scope with a file changed since the snapshot (no one watched it): walked.
+    step(() => {
+      writeFile(root, 'pkg/proxy/proxy.go', goFile('proxy', ['"k8s.io/kubernetes/pkg/util/other"']));
+      writeFile(root, 'pkg/kubelet/pods.go', goFile('kubelet', ['"k8s.io/kubernetes/pkg/proxy"']));
+    }, ['pkg/kubelet/pods.go'], 'headers');
+    // Joined as the snapshot has it: taken.
+    step(() => writeFile(root, 'pkg/kubelet/pods.go', goFile('kubelet', ['"k8s.io/kubernetes/pkg/made"'])), ['pkg/kubelet/pods.go'], 'files');
+    // Named, gone before the scan saw it: nothing came.
+    step(() => undefined, ['pkg/kubelet/never.go'], 'tree');
+    // A new folder, a broken header, a file that is not Go: walked.
+    step(() => writeFile(root, 'pkg/kubelet/sub/sub.go', goFile('sub')), ['pkg/kubelet/sub/sub.go'], 'headers');
+    step(() => writeFile(root, 'pkg/kubelet/broken.go', '//go:build (linux\n\npackage kubelet\n'), ['pkg/kubelet/broken.go'], 'headers');
+    step(() => writeFile(root, 'pkg/kubelet/notes.txt', 'x'), ['pkg/kubelet/notes.txt'], 'headers');
   });
 
   it('a snapshot of another root, context or scope is not used', () => {
