@@ -260,6 +260,8 @@ describe('source snapshot', () => {
     assert.deepEqual(unknown, ['pkg/kubelet/added.go', 'pkg/proxy/proxy.go']);
     // Its name sorts between the others: in place, as a walk lists it.
     step(() => writeFile(root, 'pkg/kubelet/b.go', goFile('kubelet')), ['pkg/kubelet/b.go'], 'files');
+    // A rename names both paths: one goes, the other comes, in one scan.
+    step(() => fs.renameSync(path.join(root, 'pkg/kubelet/b.go'), path.join(root, 'pkg/kubelet/z.go')), ['pkg/kubelet/b.go', 'pkg/kubelet/z.go'], 'files');
     scan = step(() => fs.rmSync(path.join(root, 'pkg/kubelet/added.go')), ['pkg/kubelet/added.go'], 'files');
     assert.ok(!scan.packages.some((p) => p.importPath === 'k8s.io/kubernetes/pkg/proxy'), 'out of scope with the file that imported it');
     // The last file of a package goes, and a file comes to a folder that had none.
