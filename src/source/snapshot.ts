@@ -144,12 +144,11 @@ export function scanSource(root: string, ctx: BuildContext, scope: Scope, opts: 
   // 1 where the path's stat is the one recorded and was not taken in a racy tick (or, when the caller
   // named the paths that can have changed, where the path is not one of them).
   const trusted = new Uint8Array(rels.length);
-  const same = (i: number, o: number) => Number(s[o] === now(i, 0) && s[o + 1] === now(i, 1) && s[o + 2] === now(i, 2) && s[o + 3] === now(i, 3) && s[o + 1] < racy && s[o + 2] < racy);
   if (named) {
     trusted.fill(1);
-    for (const i of named.keys()) trusted[i] = same(i, 4 * i);
+    for (const [i, st] of named) trusted[i] = Number(asRecorded(s, i, st, 0, racy));
   } else {
-    for (let i = 0, o = 0; i < rels.length; i++, o += 4) trusted[i] = same(i, o);
+    for (let i = 0; i < rels.length; i++) trusted[i] = Number(asRecorded(s, i, all!, 4 * i, racy));
   }
   const fast = reuseTree(prev, decoder, rels, now, trusted, ctx, scanStart);
   if (fast) return fast;
@@ -220,8 +219,7 @@ function namedFilesTaken(prev: SourceSnapshot, decoder: Decoder, strings: string
       came.push([rel, st]);
       continue;
     }
-    const o = 4 * i;
-    if (s[o] === st[0] && s[o + 1] === st[1] && s[o + 2] === st[2] && s[o + 3] === st[3] && s[o + 1] < racy && s[o + 2] < racy) continue;
+    if (asRecorded(s, i, st, 0, racy)) continue;
     const f = decoder.fileAt(i);
     if (f === undefined || (st[0] < 0 && st[0] !== -2)) return undefined;
     trusted[i] = 0;
@@ -316,11 +314,16 @@ function scopeJoinersAsRecorded(prev: SourceSnapshot, strings: string[], rels: s
   if (index.some((i) => i < 0)) return false;
   if (paths.length === 0) return true;
   const now = statMany(prev.root, paths.join('\0'), paths.length);
-  const s = prev.stats;
-  return index.every((i, k) => {
-    const o = 4 * i;
-    return s[o] === now[4 * k] && s[o + 1] === now[4 * k + 1] && s[o + 2] === now[4 * k + 2] && s[o + 3] === now[4 * k + 3] && s[o + 1] < racy && s[o + 2] < racy;
-  });
+  return index.every((i, k) => asRecorded(prev.stats, i, now, 4 * k, racy));
+}
+
+/**
+ * Whether scan path `i`'s recorded stat (four numbers per path in `recorded`) is the stat at `at` in
+ * `now`, and was not taken in a racy tick (see RACY_MS).
+ */
+function asRecorded(recorded: ArrayLike<number>, i: number, now: ArrayLike<number>, at: number, racy: number): boolean {
+  const o = 4 * i;
+  return recorded[o] === now[at] && recorded[o + 1] === now[at + 1] && recorded[o + 2] === now[at + 2] && recorded[o + 3] === now[at + 3] && recorded[o + 1] < racy && recorded[o + 2] < racy;
 }
 
 /**
