@@ -745,7 +745,7 @@ export class ResolveSession {
    * would): each of its files in the build gives its name as package clause, and another stays.
    */
   private packageKeeps(pkg: PkgInfo, path: string): string | undefined {
-    const input = this.packageInputs.find((i) => i.importPath === pkg.path);
+    const input = this.inputOf(pkg);
     if (!input) return 'its package has no inputs';
     const others = input.files.filter((f) => f.active && f.facts.path !== path);
     if (others.length === 0) return 'its package would have no file in the build';
@@ -753,12 +753,17 @@ export class ResolveSession {
     return undefined;
   }
 
+  /** The inputs of package `pkg`. */
+  private inputOf(pkg: PkgInfo): PackageInput | undefined {
+    return this.packageInputs.find((i) => i.importPath === pkg.path);
+  }
+
   /**
    * A file that came put among its package's files and inputs where a build from nothing has it (see
    * FilesChange), with no functions yet: apply gives it its facts as to any changed file.
    */
   private attach(file: FileInfo, came: FilesChange['came'][number]): void {
-    const input = this.packageInputs.find((i) => i.importPath === file.pkg.path)!;
+    const input = this.inputOf(file.pkg)!;
     const at = came.before === undefined ? -1 : input.files.findIndex((f) => f.facts.path === came.before);
     const entry = { facts: file.facts, active: true, constraint: came.constraint };
     const index = at < 0 ? input.files.length : at;
@@ -777,7 +782,7 @@ export class ResolveSession {
   /** A file went (its functions, types and values gone already: see apply): taken out of its package's files and inputs. */
   private detach(file: FileInfo): void {
     const path = file.facts.path;
-    const input = this.packageInputs.find((i) => i.importPath === file.pkg.path)!;
+    const input = this.inputOf(file.pkg)!;
     input.files.splice(input.files.findIndex((f) => f.facts.path === path), 1);
     file.pkg.files.splice(file.pkg.files.indexOf(file), 1);
     this.inputs.delete(path);
