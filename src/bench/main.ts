@@ -231,6 +231,9 @@ function medianFile(files: string[]): string {
   return sized[Math.floor(sized.length / 2)][1];
 }
 
+/** Where the watch's rows add a file to the kubelet's package (and remove it). */
+const ADDED_PATH = 'pkg/kubelet/kubelet_atlas_benchmark.go';
+
 /** The file the watch's rows add to the kubelet's package (and remove): a type, its method, its constructor. */
 const ADDED_FILE = `package kubelet
 
@@ -505,8 +508,7 @@ async function watchRows(a: {
     }
     return lines.shift()!;
   };
-  /** Writes `bytes` to `file` and waits for the build that took the change in: the time from before the write to its line. */
-  /** Writes `bytes` to `file` (undefined: removes it), and waits for the watch's line for it. */
+  /** Writes `bytes` to `file` (undefined: removes it) and waits for the build that took the change in: the time from before the write to its line. */
   const edit = async (file: string, bytes: Buffer | undefined, what: string): Promise<{ wall: number; line: WatchLine }> => {
     const rel = file.slice(a.root.length + 1);
     waiting = `its build of ${what} (${rel})`;
@@ -533,7 +535,7 @@ async function watchRows(a: {
     waiting = 'its warm start';
     while ((await next()).event !== 'warm');
     // A file of its own added to the kubelet's package, then removed (its removal is a row of its own).
-    const added = join(a.root, 'pkg/kubelet/kubelet_atlas_benchmark.go');
+    const added = join(a.root, ADDED_PATH);
     /** Each row's edit: its name, the file, the file's bytes before (none: it is not there) and after (none: removed). */
     type Kind = { name: string; file: string; original?: Buffer; change: (b: Buffer) => Buffer | undefined };
     const edited = (name: string, file: string, original: Buffer, kind: keyof typeof EDITS): Kind => ({ name, file, original, change: EDITS[kind] });
@@ -594,7 +596,7 @@ async function watchRows(a: {
     await new Promise<void>((r) => (exited ? r() : child.on('exit', () => r())));
     writeFileSync(a.edited, a.original);
     writeFileSync(a.small, a.smallOriginal);
-    rmSync(join(a.root, 'pkg/kubelet/kubelet_atlas_benchmark.go'), { force: true });
+    rmSync(join(a.root, ADDED_PATH), { force: true });
     rmSync(cache, { recursive: true, force: true });
   }
 }
