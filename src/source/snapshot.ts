@@ -24,7 +24,7 @@ import { importPathOf, isGoFileName, openTree, readGoFile, rescanFile, statNow, 
 import type { GoFile, Scope, SourcePackage, SourceTree } from './types.js';
 
 /** Bumped when what a scan records, or how, changes. */
-const SNAPSHOT_FORMAT = 2;
+const SNAPSHOT_FORMAT = 3;
 
 /** How close to a scan's start a recorded time must be for the path to be read again. Coarse file systems tick in seconds. */
 export const RACY_MS = 2000;
@@ -62,6 +62,12 @@ export interface SourceSnapshot {
   scanPaths: Int32Array;
   /** Four numbers per scan path (see Stat). */
   stats: Float64Array;
+  /**
+   * With the default scope: the scan paths whose stats decide what a scan gives, as ascending indices
+   * (see watchedPaths). A scan not told which paths changed stats these alone, and every path only
+   * when one of them moved in a way it cannot take as it is (a folder, go.mod, a header).
+   */
+  watched?: Int32Array;
   /** The content hash the build took of each file in scope, in the scope's order, '\n'-joined ('' when it was not read). */
   hashes: string;
 }
@@ -137,6 +143,10 @@ export function scanSource(root: string, ctx: BuildContext, scope: Scope, opts: 
     const taken = namedFilesTaken(prev, decoder, strings, rels, opts.only, statMany, ctx, scope, racy);
     if (taken) return taken;
     return scanSource(root, ctx, scope, { ...opts, only: undefined });
+  }
+  if (!named && prev.watched) {
+    const quick = watchedOnly(prev, decoder, rels, statMany, ctx, racy, scanStart);
+    if (quick) return quick;
   }
   const all = named ? undefined : statMany(abs, prev.strings.slice(0, rels.reduce((end, r) => end + r.length + 1, 0) - 1), n);
   // Number k of path i's stat now: stat'd by this scan, or (paths the caller did not name) the recorded one.
@@ -300,6 +310,85 @@ function namedFilesTaken(prev: SourceSnapshot, decoder: Decoder, strings: string
 }
 
 /**
+ * The scan when only the snapshot's watched paths (see SourceSnapshot.watched) are stat'd: every other
+ * path is taken as recorded, as no change there can change what the scan gives. Undefined (every path
+ * is stat'd) when a watched folder or go.mod moved, or a watched file's header gives another record.
+ */
+function watchedOnly(prev: SourceSnapshot, decoder: Decoder, rels: string[], statMany: StatMany, ctx: BuildContext, racy: number, scanStart: number): SourceScan | undefined {
+  const watched = prev.watched!;
+  const fresh = statMany(prev.root, Array.from(watched, (i) => rels[i]).join('\0'), watched.length);
+  // Where each scan path's stat is in `fresh` (-1: not stat'd).
+  const slot = new Int32Array(rels.length).fill(-1);
+  const trusted = new Uint8Array(rels.length).fill(1);
+  for (let k = 0; k < watched.length; k++) {
+    slot[watched[k]] = k;
+    trusted[watched[k]] = Number(asRecorded(prev.stats, watched[k], fresh, 4 * k, racy));
+  }
+  const s = prev.stats;
+  const now = (i: number, k: number) => (slot[i] >= 0 ? fresh[4 * slot[i] + k] : s[4 * i + k]);
+  return reuseTree(prev, decoder, rels, now, trusted, ctx, scanStart, { slot, racy });
+}
+
+/**
+ * With the default scope, the scan paths whose stats decide what a scan gives, as ascending indices
+ * into `rels` (undefined for 'all', where every package counts): go.mod and the root; each scope
+ * package's folder and files; and for each import of the scope's active files that the scope leaves
+ * out, the folder and files of the package the tree has for it (one with no active files), and the
+ * deepest folder the scan has on the way to each place such a package could come to be (module,
+ * staging, vendor: a folder made below moves that folder's mtime). No other path can change the
+ * scope, its files, or its diagnostics (see scanDiagnostics).
+ */
+function watchedPaths(tree: SourceTree, scoped: SourcePackage[], rels: string[], scope: Scope): Int32Array | undefined {
+  if (scope !== 'default') return undefined;
+  const index = new Map(rels.map((r, i) => [r, i]));
+  const at = (slashed: string) => index.get(slashed.split('/').join(path.sep));
+  const mark = new Uint8Array(rels.length);
+  const add = (slashed: string) => {
+    const i = at(slashed);
+    if (i !== undefined) mark[i] = 1;
+    return i !== undefined;
+  };
+  mark[0] = 1;
+  add('');
+  const chosen = new Set(scoped.map((p) => p.importPath));
+  const addPackage = (p: SourcePackage) => {
+    add(p.dir);
+    for (const f of p.files) add(f.path);
+  };
+  const left = new Set<string>();
+  for (const p of scoped) {
+    addPackage(p);
+    for (const f of p.files) if (f.active) for (const imp of f.imports ?? []) if (!chosen.has(imp)) left.add(imp);
+  }
+  const mod = tree.modulePath;
+  for (const imp of left) {
+    const target = tree.packages.get(imp);
+    if (target && (target.origin ?? importPathOf(target.dir, mod).origin) !== 'vendor') addPackage(target);
+    const places = [`staging/src/${imp}`, `vendor/${imp}`];
+    if (imp === mod) places.push('');
+    else if (imp.startsWith(`${mod}/`)) places.push(imp.slice(mod.length + 1));
+    for (let place of places) {
+      while (!add(place) && place !== '') place = place.includes('/') ? place.slice(0, place.lastIndexOf('/')) : '';
+    }
+  }
+  const out: number[] = [];
+  for (let i = 0; i < mark.length; i++) if (mark[i]) out.push(i);
+  return Int32Array.from(out);
+}
+
+/**
+ * The diagnostics a scan gives (the walk's, then the scope's). With the default scope, those naming a
+ * path outside the scope's folders are left out: a symlink or a broken header elsewhere in the checkout
+ * says nothing of the kubelet's code, and a scan that stats only the watched paths would not see them
+ * come or go (see watchedPaths).
+ */
+function scanDiagnostics(all: Diagnostic[], packages: SourcePackage[], scope: Scope): Diagnostic[] {
+  if (scope !== 'default' || all.every((d) => d.file === undefined)) return all;
+  const dirs = new Set(packages.map((p) => p.dir));
+  return all.filter((d) => d.file === undefined || dirs.has(d.file.includes('/') ? d.file.slice(0, d.file.lastIndexOf('/')) : ''));
+}
+
+/**
  * Whether the folders and files of each package that joined the scope still have the stats the
  * snapshot recorded (outside the scope, no folder is watched: their changes are named by no one).
  */
@@ -437,7 +526,7 @@ class Decoder {
  * gave (package, constraint, imports: all a scope is made of), the snapshot's scope is the scope a
  * walk would find. The next snapshot is this one with those files' stats and sizes moved.
  */
-function reuseTree(prev: SourceSnapshot, decoder: Decoder, rels: string[], now: (i: number, k: number) => number, trusted: Uint8Array, ctx: BuildContext, scanStart: number): SourceScan | undefined {
+function reuseTree(prev: SourceSnapshot, decoder: Decoder, rels: string[], now: (i: number, k: number) => number, trusted: Uint8Array, ctx: BuildContext, scanStart: number, watchedOnly?: { slot: Int32Array; racy: number }): SourceScan | undefined {
   const n = rels.length;
   const moved: [scanAt: number, file: number, size: number][] = [];
   for (let i = 0; i < rels.length; i++) {
@@ -475,7 +564,7 @@ function reuseTree(prev: SourceSnapshot, decoder: Decoder, rels: string[], now: 
     root: prev.root,
     modulePath: prev.modulePath,
     packages,
-    diagnostics: prev.diagnostics,
+    diagnostics: scanDiagnostics(prev.diagnostics, packages, prev.scope),
     reused: 'tree',
     changed: moved.length > 0,
     scopeStats: () => {
@@ -489,10 +578,19 @@ function reuseTree(prev: SourceSnapshot, decoder: Decoder, rels: string[], now: 
       const sizes = Float64Array.from(prev.sizes);
       for (const [i, stat] of movedStats) stats.set(stat, 4 * i);
       for (const [f, size] of movedSizes) sizes[f] = size;
+      // The paths this scan did not stat keep their recorded stats under a later start: one recorded
+      // in a racy tick of the earlier start is marked as never seen, so that the next scan that stats
+      // it reads it again.
+      if (watchedOnly) {
+        for (let i = 0; i < n; i++) if (watchedOnly.slot[i] < 0 && !(stats[4 * i + 1] < watchedOnly.racy && stats[4 * i + 2] < watchedOnly.racy)) stats[4 * i] = NEVER_SEEN;
+      }
       return { ...prev, scanStart, stats, sizes, hashes: next.join('\n') };
     },
   };
 }
+
+/** A recorded size no stat gives (see Stat): the path is not trusted until stat'd again. */
+const NEVER_SEEN = -4;
 
 function statAt(stats: ArrayLike<number>, i: number | undefined): Stat | undefined {
   return i === undefined || i < 0 ? undefined : [stats[4 * i], stats[4 * i + 1], stats[4 * i + 2], stats[4 * i + 3]];
@@ -528,7 +626,7 @@ function walked(tree: SourceTree, scope: Scope, ctx: BuildContext, reused: Sourc
     root: tree.root,
     modulePath: tree.modulePath,
     packages: scoped.packages,
-    diagnostics: [...tree.diagnostics, ...scoped.diagnostics],
+    diagnostics: scanDiagnostics([...tree.diagnostics, ...scoped.diagnostics], scoped.packages, scope),
     reused,
     changed: true,
     scopeStats: () => {
@@ -600,6 +698,8 @@ function packTree(tree: SourceTree, scopedPackages: SourcePackage[], scopeDiagno
     strings: strings.join('\0'), packages, files, imports: Int32Array.from(imports), sizes, diagnostics: [...tree.diagnostics, ...scopeDiagnostics],
     scoped: Int32Array.from(scopedPackages, (p) => pkgIndex.get(p.importPath)!), scanPaths, stats: Float64Array.from(stats), hashes: hashes.join('\n'),
   };
+  const watched = watchedPaths(tree, scopedPackages, rels, scope);
+  if (watched) snap.watched = watched;
   if (tree.goVersion !== undefined) snap.goVersion = tree.goVersion;
   return snap;
 }

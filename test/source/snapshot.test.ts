@@ -189,6 +189,66 @@ describe('source snapshot', () => {
     assert.deepEqual(files.filter((_, i) => after.knownHashes()[i] === undefined), ['pkg/kubelet/pods.go']);
   });
 
+  it('told of no path, stats only the watched ones: what lies outside them cannot change the scan', () => {
+    root = makeTree({
+      'go.mod': GO_MOD,
+      'pkg/kubelet/kubelet.go': goFile('kubelet', ['"fmt"', '"github.com/spf13/cobra"', '"k8s.io/kubernetes/pkg/util/flock"', '"k8s.io/kubernetes/pkg/util/missing"', '"k8s.io/kubernetes/pkg/util/winonly"']),
+      'pkg/util/flock/flock.go': goFile('flock'),
+      'pkg/util/winonly/winonly.go': goFile('winonly', [], '//go:build windows'),
+      'pkg/util/other/other.go': goFile('other'),
+      'pkg/proxy/proxy.go': goFile('proxy'),
+    });
+    let snap = keep(rescan(root, undefined));
+    const paths = snap.scanPaths.length;
+    const { counts, statMany: spy } = countingStat();
+    const step = (change: () => void, expect: SourceScan['reused']) => {
+      change();
+      counts.length = 0;
+      const scan = scanSource(root, ctx, 'default', { previous: snap, racyMs: NO_WINDOW, statMany: spy });
+      assert.deepEqual(decided(scan), decided(scanSource(root, ctx, 'default')), 'the scan differs from a scan from nothing');
+      assert.equal(scan.reused, expect);
+      if (expect === 'tree') assert.deepEqual(counts, [snap.watched!.length], 'only the watched paths are stat\'d');
+      else assert.deepEqual(counts, [snap.watched!.length, snap.scanPaths.length], 'the watched paths, then every path');
+      snap = keep(scan);
+      return scan;
+    };
+    assert.ok(snap.watched!.length < paths, `${snap.watched!.length} of ${paths} paths watched`);
+    // Outside the scope and what it imports: not stat'd, and no scan would see them.
+    step(() => writeFile(root, 'pkg/proxy/proxy.go', goFile('proxy', ['"k8s.io/kubernetes/pkg/util/other"'])), 'tree');
+    step(() => writeFile(root, 'pkg/util/other/more.go', goFile('other')), 'tree');
+    let scan = step(() => link(root, 'pkg/proxy/gone.go', 'nothing.go'), 'tree');
+    assert.ok(!scan.diagnostics.some((d) => d.code === 'source.broken-symlink'), 'a link outside the scope says nothing of it');
+    // A file of the scope's: read again, on the same tree.
+    step(() => writeFile(root, 'pkg/kubelet/kubelet.go', goFile('kubelet', ['"fmt"', '"github.com/spf13/cobra"', '"k8s.io/kubernetes/pkg/util/flock"', '"k8s.io/kubernetes/pkg/util/missing"', '"k8s.io/kubernetes/pkg/util/winonly"']) + '\n// more\n'), 'tree');
+    // Where what the scope imports and does not have could come to be, and a package of no active files.
+    scan = step(() => writeFile(root, 'pkg/util/missing/missing.go', goFile('missing')), 'headers');
+    assert.ok(scan.packages.some((p) => p.dir === 'pkg/util/missing'), 'the imported package made since joins the scope');
+    scan = step(() => writeFile(root, 'pkg/util/winonly/winonly.go', goFile('winonly')), 'headers');
+    assert.ok(scan.packages.some((p) => p.dir === 'pkg/util/winonly'), 'the imported package that became active joins the scope');
+    step(() => writeFile(root, 'vendor/github.com/spf13/cobra/cobra.go', goFile('cobra')), 'headers');
+    scan = step(() => link(root, 'pkg/kubelet/gone.go', 'nothing.go'), 'headers');
+    assert.ok(scan.diagnostics.some((d) => d.code === 'source.broken-symlink' && d.file === 'pkg/kubelet/gone.go'), 'a link in the scope is said');
+  });
+
+  it('a path it did not stat, recorded in a racy tick, is not trusted by the scans after it', () => {
+    const window = 200;
+    root = tree();
+    sleep(window + 100);
+    // Outside the scope, written just before the scan that records it.
+    writeFile(root, 'pkg/proxy/proxy.go', goFile('proxy') + '\n// new\n');
+    const snap = keep(scanSource(root, ctx, 'default', { previous: undefined, racyMs: window }));
+    sleep(5);
+    writeFile(root, 'pkg/kubelet/pods.go', goFile('kubelet') + '\nfunc more() {}\n');
+    const scan = scanSource(root, ctx, 'default', { previous: snap, racyMs: window });
+    assert.equal(scan.reused, 'tree');
+    const next = keep(scan);
+    assert.ok(next.scanStart > snap.scanStart, 'the next snapshot has a later start');
+    const at = (rel: string) => next.strings.split('\0').indexOf(rel.split('/').join(path.sep));
+    assert.equal(next.stats[4 * at('pkg/kubelet/pods.go')], fs.statSync(path.join(root, 'pkg/kubelet/pods.go')).size, 'the moved file has its stat');
+    assert.ok(next.stats[4 * at('pkg/proxy/proxy.go')] < -3, 'the racy path left out is marked as never seen');
+    assert.equal(next.stats[4 * at('pkg/util/other/other.go')], fs.statSync(path.join(root, 'pkg/util/other/other.go')).size, 'a path recorded in time keeps its stat');
+  });
+
   it('told which paths alone can have changed, stats only those and takes the others as the snapshot has them', () => {
     root = tree();
     const snap = keep(rescan(root, undefined));
@@ -201,12 +261,11 @@ describe('source snapshot', () => {
       const files = scan.packages.flatMap((p) => p.files.map((f) => f.path));
       return files.filter((_, i) => scan.knownHashes()[i] === undefined);
     };
-    // Every path stat'd when none is named (the racy window is off here: every path is trusted).
+    // The watched paths stat'd when none is named (the racy window is off here: every path is trusted).
     assert.equal(named([]).reused, 'tree');
     assert.deepEqual(counts, []);
     scanSource(root, ctx, 'default', { previous: snap, racyMs: NO_WINDOW, statMany: spy });
-    const all = counts[0];
-    assert.ok(all > 8, `${all} paths stat'd without names`);
+    assert.deepEqual(counts, [snap.watched!.length], 'the watched paths are stat\'d without names');
 
     writeFile(root, 'pkg/kubelet/pods.go', goFile('kubelet') + '\nfunc more() {}\n');
     let scan = named(['pkg/kubelet/pods.go']);
