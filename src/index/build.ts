@@ -224,7 +224,17 @@ function lazyResult(from: PackedGraph | (() => PackedGraph), rest: Omit<IndexRes
 interface ResolveInputs {
   key: string;
   files: [path: string, content: string, facts: string][];
+  /**
+   * The description the key was made from, but for its packages and facts (see Described): the
+   * source stage's structure of the scope it was made over (see SourceScan.structure), the head, and
+   * each package's hash. A build of another process over a scope of the same structure and head
+   * hashes again only the packages whose files' facts changed (see storedDescription).
+   */
+  parts?: { v: typeof PARTS_FORMAT; structure: string; head: string; list: string[] };
 }
+
+/** Bumped when what a package's part hashes (see partOf), or how, changes: parts kept before are not taken. */
+const PARTS_FORMAT = 1;
 
 /**
  * The state file: an IndexState whose inputs' file entries are written as one string ('\0' between
@@ -238,7 +248,9 @@ function writeState(file: string, state: IndexState, memo?: PackMemo): void {
   const entries = state.inputs.files;
   for (let i = 0; i < entries.length; i++) fields.push(entries[i][0], entries[i][1], entries[i][2]);
   const files = fields.join('\0');
-  writePack(file, state, memo, { ...state, inputs: { key: state.inputs.key, files } }, smallReuse(memo));
+  const { parts } = state.inputs;
+  const structure = parts && (parts.structure || structureOf.get(state.inputs)?.());
+  writePack(file, state, memo, { ...state, inputs: { key: state.inputs.key, files, ...(structure && { parts: { ...parts!, structure } }) } }, smallReuse(memo));
 }
 
 /**
@@ -633,7 +645,7 @@ function build(opts: IndexOptions, useSnapshot: boolean): IndexResult {
     }
   }
   const sourceDiagnostics = [...diagnostics];
-  const inputsOf = (factsOf: (c: FileContent, i: number) => string | undefined): ResolveInputs => resolveInputs(root, modulePath, opts.ctx, sourceDiagnostics, packages, contents, factsOf, opts.memo);
+  const inputsOf = (factsOf: (c: FileContent, i: number) => string | undefined): ResolveInputs => resolveInputs(root, modulePath, opts.ctx, sourceDiagnostics, packages, contents, factsOf, opts.memo, { structure: () => scan.structure(), stored: state?.inputs });
   // The early cut-off: parse only the changed files; if their facts are the ones the stored graph was
   // made from, that graph is the answer and nothing is resolved.
   let early: Map<string, Parsed> | undefined;
@@ -1139,22 +1151,48 @@ function parseChanged(changed: ParseInput[], opts: IndexOptions): Map<string, Pa
  * one: hashing it and the text of the inputs before the edit (see inputsWith) took 6-12 ms of each of
  * the watch's edits.
  */
-function resolveInputs(root: string, modulePath: string, ctx: BuildContext, diagnostics: Diagnostic[], packages: SourcePackage[], contents: FileContent[], factsOf: (c: FileContent, i: number) => string | undefined, memo?: PackMemo): ResolveInputs {
+function resolveInputs(root: string, modulePath: string, ctx: BuildContext, diagnostics: Diagnostic[], packages: SourcePackage[], contents: FileContent[], factsOf: (c: FileContent, i: number) => string | undefined, memo?: PackMemo, scope?: { structure(): string; stored?: ResolveInputs }): ResolveInputs {
   const files: ResolveInputs['files'] = contents.map((c, i) => [c.path, c.hash, factsOf(c, i) ?? '']);
-  // The packages' files are the contents' in order, less the files that could not be read: each
-  // file's facts are the next entry's when that entry is the file's.
-  let k = 0;
-  const factsOfNext = (path: string) => (files[k]?.[0] === path ? files[k++][2] : undefined);
-  const facts: (string | undefined)[] = [];
-  for (const p of packages) for (const f of p.files) facts.push(factsOfNext(f.path));
+  const facts = factsInOrder(packages, files);
   const head = JSON.stringify([root, modulePath, ctx, diagnostics]);
-  const last = memo && described.get(memo);
+  const last = (memo && described.get(memo)) || (scope && storedDescription(scope.stored, head, packages, scope.structure));
   const parts = (last && partsWith(last, head, packages, facts)) ?? partsOf(packages, facts);
   const description: Described = { head, packages, facts, parts };
   if (memo) described.set(memo, description);
-  const inputs = { key: keyOfDescription(description), files };
+  const inputs: ResolveInputs = { key: keyOfDescription(description), files };
+  if (scope) {
+    // The structure is taken when the state is written (see writeState): a scan that walked hashes it
+    // then (2-3 ms on v1.28), after a watch has reported the build.
+    inputs.parts = { v: PARTS_FORMAT, structure: '', head, list: parts };
+    structureOf.set(inputs, scope.structure);
+  }
   describedAs.set(inputs, description);
   return inputs;
+}
+
+/** The scope's structure for inputs resolveInputs made (see ResolveInputs.parts), asked when they are written. */
+const structureOf = new WeakMap<ResolveInputs, () => string>();
+
+/**
+ * Each file's facts in the packages' order, from `files` (the inputs' entries): the packages' files
+ * are the entries' in order, less the files that could not be read (none: undefined).
+ */
+function factsInOrder(packages: SourcePackage[], files: ResolveInputs['files']): (string | undefined)[] {
+  let k = 0;
+  const facts: (string | undefined)[] = [];
+  for (const p of packages) for (const f of p.files) facts.push(files[k]?.[0] === f.path ? files[k++][2] : undefined);
+  return facts;
+}
+
+/**
+ * The description the stored inputs were made from (the state's, written by another process), as
+ * partsWith reads it, when they were made over a scope of this structure (the same packages, files,
+ * build flags and constraints, in order: those of `packages`) and with this head; else undefined.
+ */
+function storedDescription(stored: ResolveInputs | undefined, head: string, packages: SourcePackage[], structure: () => string): Described | undefined {
+  const parts = stored?.parts;
+  if (parts?.v !== PARTS_FORMAT || parts.head !== head || parts.list.length !== packages.length || parts.structure !== structure()) return undefined;
+  return { head, packages, facts: factsInOrder(packages, stored!.files), parts: parts.list };
 }
 
 /**
@@ -1215,14 +1253,16 @@ function partsWith(last: Described, head: string, packages: SourcePackage[], fac
   const changed: [pkg: number, from: number][] = [];
   let files = 0;
   let at = 0;
+  // The same packages (a description of stored inputs over a scope of the same structure: see storedDescription).
+  const same = last.packages === packages;
   for (let i = 0; i < packages.length; i++) {
     const [p, q] = [packages[i], last.packages[i]];
-    if (p.importPath !== q.importPath || p.files.length !== q.files.length) return undefined;
+    if (!same && (p.importPath !== q.importPath || p.files.length !== q.files.length)) return undefined;
     const from = at;
     let mine = false;
     for (let j = 0; j < p.files.length; j++, at++) {
       const [f, g] = [p.files[j], q.files[j]];
-      if (f.path !== g.path || f.active !== g.active || (f.constraint ?? null) !== (g.constraint ?? null)) return undefined;
+      if (!same && (f.path !== g.path || f.active !== g.active || (f.constraint ?? null) !== (g.constraint ?? null))) return undefined;
       if (facts[at] === last.facts[at]) continue;
       files++;
       mine = true;

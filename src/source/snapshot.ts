@@ -16,6 +16,7 @@
  * path whose recorded mtime or ctime falls within RACY_MS of the scan's start is not trusted: its
  * file is read again (its folder is listed again).
  */
+import { createHash } from 'node:crypto';
 import path from 'node:path';
 import type { BuildContext, Diagnostic } from '../model/index.js';
 import { sameContext } from './context.js';
@@ -68,6 +69,8 @@ export interface SourceSnapshot {
    * when one of them moved in a way it cannot take as it is (a folder, go.mod, a header).
    */
   watched?: Int32Array;
+  /** The scope's structure (see SourceScan.structure). */
+  structure?: string;
   /** The content hash the build took of each file in scope, in the scope's order, '\n'-joined ('' when it was not read). */
   hashes: string;
 }
@@ -106,6 +109,12 @@ export interface SourceScan {
   knownHashes(): (string | undefined)[];
   /** What to keep for the next scan, with the content hash of each file of the scope, in order ('' when unread); undefined when it cannot be kept. */
   snapshot(hashes: string[]): SourceSnapshot | undefined;
+  /**
+   * The hash of what the scope is made of: its packages' import paths, in order, and their files' paths,
+   * whether each is in the build, and build constraints (see scopeStructure). A scan that took the
+   * snapshot's tree gives the snapshot's, with no hashing.
+   */
+  structure(): string;
 }
 
 export interface ScanOptions {
@@ -572,6 +581,7 @@ function reuseTree(prev: SourceSnapshot, decoder: Decoder, rels: string[], now: 
       return { file: (k) => statOf(files[k]), dir: (p) => statOf(dirs[p]) };
     },
     knownHashes: () => Array.from(scanIndices().files, (at, k) => (hashes[k] && at >= 0 && trusted[at] ? hashes[k] : undefined)),
+    structure: () => prev.structure ?? scopeStructure(packages),
     snapshot: (next) => {
       if (moved.length === 0) return { ...prev, hashes: next.join('\n') };
       const stats = Float64Array.from(prev.stats);
@@ -622,6 +632,7 @@ function recordedBy(tree: SourceTree): Recorded {
  */
 function walked(tree: SourceTree, scope: Scope, ctx: BuildContext, reused: SourceScan['reused'], from: { prev: SourceSnapshot; rels: string[]; strings: string[]; trusted: Uint8Array } | undefined, scoped = computeScope(tree, scope, ctx), recorded = recordedBy(tree)): SourceScan {
   const { rels } = recorded;
+  let structure: string | undefined;
   return {
     root: tree.root,
     modulePath: tree.modulePath,
@@ -653,11 +664,21 @@ function walked(tree: SourceTree, scope: Scope, ctx: BuildContext, reused: Sourc
       for (const p of scoped.packages) for (const f of p.files) out.push(old.get(f.path));
       return out;
     },
-    snapshot: (hashes) => packTree(tree, scoped.packages, scoped.diagnostics, recorded, scope, ctx, hashes),
+    snapshot: (hashes) => packTree(tree, scoped.packages, scoped.diagnostics, recorded, scope, ctx, hashes, structure),
+    structure: () => (structure ??= scopeStructure(scoped.packages)),
   };
 }
 
-function packTree(tree: SourceTree, scopedPackages: SourcePackage[], scopeDiagnostics: Diagnostic[], { rels, stats, scanStart }: Recorded, scope: Scope, ctx: BuildContext, hashes: string[]): SourceSnapshot | undefined {
+/**
+ * The hash of what a scope is made of (see SourceScan.structure): equal for scopes of the same
+ * packages, files, build flags and constraints, in the same order.
+ */
+function scopeStructure(packages: SourcePackage[]): string {
+  const text = JSON.stringify(packages.map((p) => [p.importPath, p.files.map((f) => [f.path, f.active, f.constraint ?? null])]));
+  return createHash('sha1').update(text).digest('hex');
+}
+
+function packTree(tree: SourceTree, scopedPackages: SourcePackage[], scopeDiagnostics: Diagnostic[], { rels, stats, scanStart }: Recorded, scope: Scope, ctx: BuildContext, hashes: string[], structure?: string): SourceSnapshot | undefined {
   const strings: string[] = [];
   const ids = new Map<string, number>();
   const id = (x: string | undefined): number => {
@@ -700,6 +721,7 @@ function packTree(tree: SourceTree, scopedPackages: SourcePackage[], scopeDiagno
   };
   const watched = watchedPaths(tree, scopedPackages, rels, scope);
   if (watched) snap.watched = watched;
+  snap.structure = structure ?? scopeStructure(scopedPackages);
   if (tree.goVersion !== undefined) snap.goVersion = tree.goVersion;
   return snap;
 }

@@ -8,7 +8,9 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { buildIndex } from '../../src/index/build.js';
+import { deserialize } from 'node:v8';
+import { buildIndex, indexDir, type IndexOptions } from '../../src/index/build.js';
+import { tempDir } from '../helpers/temp.js';
 import type { Graph } from '../../src/model/index.js';
 import { packGraph, unpackGraph } from '../../src/graph/pack.js';
 import { forgetDeltaBases, keptTree } from '../helpers/kept-tree.js';
@@ -43,5 +45,53 @@ describe('the description of what resolution reads, in a process that builds aga
       assert.deepEqual(normal(read.graph), now, `${what}: the stored graph`);
     }
     forgetDeltaBases();
+  });
+});
+
+describe('the description of what resolution reads, in one-shot builds', () => {
+  /** The stored key and package hashes of the index of `loc`. */
+  const stored = (loc: IndexOptions) => {
+    const state = deserialize(readFileSync(join(indexDir(loc), 'state.v8'))) as { inputs: { key: string; parts?: { structure: string; list: string[] } } };
+    return { key: state.inputs.key, parts: state.inputs.parts?.list, structure: state.inputs.parts?.structure };
+  };
+
+  it('made from the stored one where the scope has the same structure, gives the key a description from nothing gives', () => {
+    const { root, loc: kept } = keptTree('ka-inputs-once');
+    const loc: IndexOptions = { ...kept, memo: undefined, racyMs: -Infinity };
+    const kubelet = join(root, 'pkg/kubelet/kubelet.go');
+    const original = readFileSync(kubelet, 'utf8');
+    const added = join(root, 'pkg/kubelet/inputs_added.go');
+    const steps: [string, () => void][] = [
+      ['facts of kubelet.go', () => writeFileSync(kubelet, `${original}\nfunc inputsOne() {}\n`)],
+      ['other facts of kubelet.go', () => writeFileSync(kubelet, `${original}\nfunc inputsOther() { inputsOther() }\n`)],
+      ['the same facts again', () => writeFileSync(kubelet, original)],
+      ['a file added', () => writeFileSync(added, 'package kubelet\n\nfunc inputsAdded() {}\n')],
+      ['facts of the file added', () => writeFileSync(added, '// a comment\n\npackage kubelet\n\nfunc inputsAdded() { inputsAdded() }\n')],
+      // The structure of the scope changes (a constraint), the file staying in the build.
+      ['a build constraint that keeps it in the build', () => writeFileSync(added, '//go:build linux || darwin\n\npackage kubelet\n\nfunc inputsAdded() { inputsAdded() }\n')],
+      ['its build constraint changed', () => writeFileSync(added, '//go:build ignore\n\npackage kubelet\n\nfunc inputsAdded() {}\n')],
+      ['facts of two files', () => {
+        writeFileSync(added, '//go:build ignore\n\npackage kubelet\n\nfunc inputsAdded() { inputsTwo() }\n');
+        writeFileSync(kubelet, `${original}\nfunc inputsTwo() {}\n`);
+      }],
+      ['the file removed', () => rmSync(added)],
+    ];
+    buildIndex(loc);
+    let structure = stored(loc).structure;
+    assert.ok(structure, 'the state keeps the structure of the scope its inputs were described over');
+    for (const [what, step] of steps) {
+      step();
+      buildIndex(loc);
+      const now = stored(loc);
+      const reference = { ...loc, cacheDir: tempDir('ka-inputs-once-ref-') };
+      buildIndex(reference);
+      const scratch = stored(reference);
+      assert.equal(now.key, scratch.key, `${what}: the key`);
+      assert.deepEqual(now.parts, scratch.parts, `${what}: each package's hash`);
+      assert.equal(now.structure, scratch.structure, `${what}: the structure`);
+      if (what === 'a file added' || what === 'the file removed' || what.includes('constraint')) assert.notEqual(now.structure, structure, `${what}: another structure`);
+      else assert.equal(now.structure, structure, `${what}: the same structure`);
+      structure = now.structure;
+    }
   });
 });
