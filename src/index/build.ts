@@ -102,7 +102,7 @@ export interface IndexResult {
  * labelled with `graph`, so a build that reuses it rewrites only this file.
  */
 interface IndexState {
-  /** The hash of every file's content hash: which bytes the state describes. */
+  /** The hash of every file's path and content hash (see stampOf): which files and bytes the state describes. */
   stamp: string;
   /** The label of the graph file this state goes with (see graphLabel). */
   graph: string;
@@ -374,7 +374,7 @@ export function warmIndex(opts: IndexOptions, onRehearsal?: (path: string, rehea
       return kept ? 'had' : 'none';
     }
   }
-  if (stampOf(hashes) !== state.stamp) return kept ? 'had' : 'none';
+  if (stampOf(files.map((f, i) => ({ path: f.path, hash: hashes[i] }))) !== state.stamp) return kept ? 'had' : 'none';
   const meta = { root: scan.root, modulePath: scan.modulePath, context: opts.ctx, diagnostics: [...scan.diagnostics] };
   if (kept) {
     rehearsed.add(kept);
@@ -537,9 +537,13 @@ function primeEncoders(graph: Graph): readonly string[] {
   return packed.strings;
 }
 
-/** The stamp of a tree: the hash of every file's content hash, in the scope's order (see IndexState.stamp). */
-function stampOf(hashes: string[]): string {
-  return textHash(hashes.join(','));
+/**
+ * The stamp of a tree: the hash of every file's path and content hash, in the scope's order (see
+ * IndexState.stamp). With the hashes alone, a file renamed where its name kept its place among its
+ * package's files gave the stamp before, and the build took the stored graph, which named the old path.
+ */
+function stampOf(files: readonly { path: string; hash: string }[]): string {
+  return textHash(files.map((f) => `${f.path}\0${f.hash}`).join('\n'));
 }
 
 /** A file read for parsing gave other bytes than the ones hashed for it earlier in the build. */
@@ -628,8 +632,8 @@ function build(opts: IndexOptions, useSnapshot: boolean): IndexResult {
     const seen = scan.scopeStats();
     return manifestOf(root, contents.map((c) => c.path), (abs, i, dir) => (dir ? seen.dir(contents[i].pkgAt) : seen.file(contents[i].at)) ?? statNow(abs));
   };
-  // Every file's content hash, in order, hashed once more: the graph's identity, kept short for the query store's header.
-  const stamp = stampOf(contents.map((c) => c.hash));
+  // Every file's path and content hash, in order, hashed once more: the graph's identity, kept short for the query store's header.
+  const stamp = stampOf(contents);
   const state = opts.fresh ? undefined : readState(stateFile, opts.memo);
   lap('load');
   if (state?.stamp === stamp) {

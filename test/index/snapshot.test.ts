@@ -4,7 +4,7 @@
  */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { appendFileSync, cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, cpSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve, sep } from 'node:path';
 import { deserialize, serialize } from 'node:v8';
 import { buildIndex, indexDir, type IndexOptions } from '../../src/index/build.js';
@@ -55,6 +55,17 @@ describe('builds over the source snapshot', () => {
     assert.equal(resolved.files.read, 1);
     assert.equal(resolved.cutOff, undefined);
     assert.deepEqual(normal(resolved.graph), fresh(loc));
+  });
+
+  it('a file renamed with its bytes, keeping its place among its package\'s files: the graph names the new path', () => {
+    const loc = tree();
+    buildIndex(loc);
+    renameSync(join(loc.root, 'pkg/kubelet/kubelet.go'), join(loc.root, 'pkg/kubelet/kubelet2.go'));
+    const renamed = buildIndex(loc);
+    const files = (g: Graph) => new Set(g.symbols.map((s) => s.file));
+    assert.ok(files(renamed.graph).has('pkg/kubelet/kubelet2.go'), 'the new path');
+    assert.ok(!files(renamed.graph).has('pkg/kubelet/kubelet.go'), 'not the old one');
+    assert.deepEqual(normal(renamed.graph), fresh(loc));
   });
 
   it('leaves the snapshot as it is while few files were read, and writes it again past that', () => {
