@@ -15,7 +15,7 @@ import { encodeStoreParts, moveStoreLinesParts } from '../graph/store.js';
 import { scratch } from '../graph/scratch.js';
 import { composeMoves, moveDiagnostics, movedLineCount, movesFit, remapPackedBytes, type FileMove } from '../graph/remap.js';
 import { makeSpare, writeParts, type Reuse } from './atomic.js';
-import { encodeFreshness, FRESH_FILE, freshNow, indexDir, manifestOf, manifestPaths, nativeStatAll, readFreshness, sameFreshness, serializeMoves, storeMoves, storeOnDisk, storeState, STORE_FILE, type Manifest, type StoreMoves } from './stored.js';
+import { encodeFreshness, FRESH_FILE, freshNow, indexDir, manifestOf, manifestPaths, nativeStatAll, readFreshness, sameFreshness, serializeMoves, storeMoves, storeOnDisk, storeState, STORE_FILE, type Freshness, type Manifest, type StoreMoves } from './stored.js';
 import { forgetDeltaBase, moveDeltaLines, storeDelta, takeDeltaBase } from '../graph/delta.js';
 import { forgetPackDeltaBase, packDelta, packDeltaBytes, packWritten, type PackDelta, type PackOnDisk } from '../graph/pack-delta.js';
 import { toolStamp } from './key.js';
@@ -538,6 +538,41 @@ function primeEncoders(graph: Graph): readonly string[] {
 }
 
 /**
+ * The manifest of the scope's files (in order) and of their packages' folders (in the order of their
+ * first files), as manifestOf makes it, with the paths of the manifest file `on` when it was made over
+ * a scope of this structure (a manifest's paths are the structure's: see Manifest.structure), and
+ * the sizes and mtimes the scan saw; undefined when it was not, or the scan saw no stat of a path.
+ */
+function manifestOver(on: Freshness | undefined, structure: string, contents: readonly FileContent[], seen: ReturnType<SourceScan['scopeStats']>): Manifest | undefined {
+  if (on?.structure === undefined || on.structure !== structure) return undefined;
+  const sizes: number[] = [];
+  const mtimes: number[] = [];
+  const firsts: number[] = [];
+  for (let i = 0; i < contents.length; i++) {
+    const st = seen.file(contents[i].at);
+    if (!st) return undefined;
+    sizes.push(st[0]);
+    mtimes.push(st[1]);
+    if (i === 0 || contents[i].pkgAt !== contents[i - 1].pkgAt) firsts.push(i);
+  }
+  for (const i of firsts) {
+    const st = seen.dir(contents[i].pkgAt);
+    if (!st) return undefined;
+    sizes.push(st[0]);
+    mtimes.push(st[1]);
+  }
+  if (sizes.length !== on.sizes.length) return undefined;
+  const pathBytes = on.paths;
+  let paths: string[] | undefined;
+  return {
+    get paths() {
+      return (paths ??= Buffer.from(pathBytes.buffer, pathBytes.byteOffset, pathBytes.byteLength).toString('utf8').split('\n'));
+    },
+    sizes, mtimes, pathBytes, structure,
+  };
+}
+
+/**
  * The stamp of a tree: the hash of every file's path and content hash, in the scope's order (see
  * IndexState.stamp). With the hashes alone, a file renamed where its name kept its place among its
  * package's files gave the stamp before, and the build took the stored graph, which named the old path.
@@ -630,7 +665,13 @@ function build(opts: IndexOptions, useSnapshot: boolean): IndexResult {
   // Each file's and dir's size and mtime as the scan found them, before reading: the freshness manifest a build writes.
   const manifestNow = () => {
     const seen = scan.scopeStats();
-    return manifestOf(root, contents.map((c) => c.path), (abs, i, dir) => (dir ? seen.dir(contents[i].pkgAt) : seen.file(contents[i].at)) ?? statNow(abs));
+    // Every file of the scope read: the manifest's paths are those of the scope's structure.
+    const whole = contents.length === files.length;
+    const taken = whole ? manifestOver(readFreshness(dir, false), scan.structure(), contents, seen) : undefined;
+    if (taken) return taken;
+    const manifest = manifestOf(root, contents.map((c) => c.path), (abs, i, dir) => (dir ? seen.dir(contents[i].pkgAt) : seen.file(contents[i].at)) ?? statNow(abs));
+    if (whole) manifest.structure = scan.structure();
+    return manifest;
   };
   // Every file's path and content hash, in order, hashed once more: the graph's identity, kept short for the query store's header.
   const stamp = stampOf(contents);

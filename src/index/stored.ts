@@ -42,6 +42,13 @@ export interface Manifest {
   paths: string[];
   sizes: ArrayLike<number>;
   mtimes: ArrayLike<number>;
+  /** The paths as a manifest file holds them ('\n'-joined, UTF-8), when they were taken from one (see pathsOf). */
+  pathBytes?: Uint8Array;
+  /**
+   * Set when the paths are those of a scope of this structure (see SourceScan.structure) with every
+   * file read: the next build over a scope of the same structure takes them from the manifest file.
+   */
+  structure?: string;
 }
 
 const FRESH_MAGIC = 'KAM1';
@@ -54,6 +61,8 @@ interface FreshHeader {
   graph: string;
   /** Set when the store holds graph `base` and the moves or delta sections say what changed since (see StoreMoves). */
   base?: string;
+  /** See Manifest.structure. */
+  structure?: string;
   sections: Record<string, [number, number]>;
 }
 
@@ -74,9 +83,9 @@ export interface StoreMoves {
 
 /** The manifest file's bytes (see FRESH_FILE), as pieces to write: the layout of the store and the graph file. */
 export function encodeFreshness(stamp: string, graph: string, manifest: Manifest, moved?: StoreMoves): Buffer[] {
-  const header: FreshHeader = { v: 1, stamp, graph, ...(moved && { base: moved.base }), sections: {} };
+  const header: FreshHeader = { v: 1, stamp, graph, ...(moved && { base: moved.base }), ...(manifest.structure !== undefined && { structure: manifest.structure }), sections: {} };
   return layoutSections(FRESH_MAGIC, header, [
-    ['paths', Buffer.from(manifest.paths.join('\n'))],
+    ['paths', pathsOf(manifest)],
     ['sizes', asBytes(new Float64Array(manifest.sizes))],
     ['mtimes', asBytes(new Float64Array(manifest.mtimes))],
     ...(moved?.moves ? [['moves', moved.moves] as [string, Buffer]] : []),
@@ -84,10 +93,17 @@ export function encodeFreshness(stamp: string, graph: string, manifest: Manifest
   ]);
 }
 
+/** A manifest's paths as a manifest file holds them. */
+function pathsOf(m: Manifest): Buffer {
+  return m.pathBytes ? Buffer.from(m.pathBytes.buffer, m.pathBytes.byteOffset, m.pathBytes.byteLength) : Buffer.from(m.paths.join('\n'));
+}
+
 /** A manifest file's contents, its paths left as stored (UTF-8, one per line). */
 export interface Freshness {
   stamp: string;
   graph: string;
+  /** See Manifest.structure. */
+  structure?: string;
   paths: Buffer;
   sizes: Float64Array;
   mtimes: Float64Array;
@@ -145,7 +161,7 @@ function freshnessOf(bytes: Buffer, counted: boolean): Freshness | undefined {
   const has = (name: string) => header.sections[name] !== undefined;
   if (header.base !== undefined && !has('moves') && !has('delta')) return undefined;
   const moved = header.base === undefined ? undefined : { base: header.base, ...(has('moves') && { moves: Buffer.from(section('moves')) }), ...(has('delta') && { delta: Buffer.from(section('delta')) }) };
-  return { stamp: header.stamp, graph: header.graph, paths, sizes, mtimes, moved };
+  return { stamp: header.stamp, graph: header.graph, ...(header.structure !== undefined && { structure: header.structure }), paths, sizes, mtimes, moved };
 }
 
 /**
@@ -273,10 +289,10 @@ export function storeOnDisk(dir: string): StoreOnDisk {
 
 /** Whether a manifest file holds this stamp and manifest. */
 export function sameFreshness(f: Freshness, stamp: string, m: Manifest): boolean {
-  const n = m.paths.length;
-  if (f.stamp !== stamp || f.sizes.length !== n) return false;
+  const n = m.sizes.length;
+  if (f.stamp !== stamp || f.structure !== m.structure || f.sizes.length !== n) return false;
   for (let i = 0; i < n; i++) if (f.sizes[i] !== m.sizes[i] || f.mtimes[i] !== m.mtimes[i]) return false;
-  return f.paths.equals(Buffer.from(m.paths.join('\n')));
+  return m.pathBytes === f.paths || f.paths.equals(pathsOf(m));
 }
 
 /** The query store in this format, fresh or not (its header only is read). */

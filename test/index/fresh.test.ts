@@ -4,9 +4,11 @@
  */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { cpSync, mkdirSync, readdirSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync, readFileSync } from 'node:fs';
+import { chmodSync, cpSync, mkdirSync, readdirSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync, readFileSync } from 'node:fs';
 import { join, relative, resolve, sep } from 'node:path';
-import { encodeFreshness, freshNow, manifestOf, nativeFreshCheckInUse, nativeStatAll, readFreshness } from '../../src/index/stored.js';
+import { encodeFreshness, freshNow, manifestOf, manifestPaths, nativeFreshCheckInUse, nativeStatAll, readFreshness } from '../../src/index/stored.js';
+import { buildIndex, indexDir, type IndexOptions } from '../../src/index/build.js';
+import { defaultBuildContext } from '../../src/source/index.js';
 import { writeParts } from '../../src/index/atomic.js';
 import { statEach, statNow } from '../../src/source/index.js';
 import { spawnSync } from 'node:child_process';
@@ -110,6 +112,40 @@ describe('manifest freshness', () => {
     assert.equal(js[4 * (rels.length - 1)], 699);
     assert.equal(js[4 * rels.indexOf('sub/f0.go')], 0);
     assert.throws(() => statEach(root, rels.join('\0'), rels.length - 1), /paths, not/);
+  });
+
+  it('a build over a scope of the same structure takes its manifest\'s paths from the last one: the manifest a build from nothing writes', () => {
+    const root = tempDir('ka-fresh-taken-');
+    cpSync(fixture, root, { recursive: true });
+    const loc: IndexOptions = { root, ctx: defaultBuildContext(), cacheDir: tempDir('ka-fresh-taken-cache-'), workers: 0, racyMs: -Infinity };
+    const manifest = (at: IndexOptions) => {
+      const f = readFreshness(indexDir(at));
+      assert.ok(f, 'a manifest file');
+      return { paths: manifestPaths(f), sizes: [...f.sizes], mtimes: [...f.mtimes], structure: f.structure };
+    };
+    const kubelet = join(root, 'pkg/kubelet/kubelet.go');
+    const pods = join(root, 'pkg/kubelet/kubelet_pods.go');
+    const steps: [string, () => void][] = [
+      ['a comment appended', () => writeFileSync(kubelet, readFileSync(kubelet, 'utf8') + '\n// fresh\n')],
+      ['a function appended', () => writeFileSync(kubelet, readFileSync(kubelet, 'utf8') + '\nfunc freshTaken() {}\n')],
+      ['a file added', () => writeFileSync(join(root, 'pkg/kubelet/fresh_added.go'), 'package kubelet\n')],
+      // (root reads any file: for root these two steps change nothing)
+      ['a file that cannot be read', () => chmodSync(pods, 0o000)],
+      ['read again', () => chmodSync(pods, 0o644)],
+      ['nothing', () => {}],
+    ];
+    const root0 = process.getuid?.() === 0;
+    buildIndex(loc);
+    for (const [what, step] of steps) {
+      step();
+      buildIndex(loc);
+      const now = manifest(loc);
+      const reference: IndexOptions = { ...loc, cacheDir: tempDir('ka-fresh-taken-ref-') };
+      buildIndex(reference);
+      assert.deepEqual(now, manifest(reference), `${what}: the manifest a build from nothing writes`);
+      if (what === 'a file that cannot be read' && !root0) assert.equal(now.structure, undefined, `${what}: a manifest without every file is no structure's`);
+      else assert.ok(now.structure, `${what}: the manifest is the structure's`);
+    }
   });
 });
 
