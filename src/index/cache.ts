@@ -435,10 +435,18 @@ function trailerOf(file: string): Trailer | undefined {
   }
 }
 
-/** The entries under `keys` that the pack (or the small pack beside it) holds, read one by one, not the whole pack. */
+/**
+ * The entries under `keys` that the pack or the small pack beside it holds, read one by one, not the
+ * whole pack. The small pack is read first: it holds the facts that edits since the pack was written
+ * brought, which are most often the ones an edit's build asks for (the facts its file had before),
+ * and when it has them all the pack's index (about 0.6 MB of JSON on v1.28) is not read. An entry's
+ * bytes are the same in either pack (its key names its file's content).
+ */
 export function readFactsEntries(file: string, keys: string[]): Map<string, Uint8Array> {
   const out = new Map<string, Uint8Array>();
   const wanted = new Set(keys);
+  for (const [k, b] of readOnePack(addedFile(file))) if (wanted.has(k)) out.set(k, b);
+  if (out.size === wanted.size) return out;
   let fd: number;
   try {
     fd = openSync(file, 'r');
@@ -451,7 +459,7 @@ export function readFactsEntries(file: string, keys: string[]): Map<string, Uint
       let at = 4;
       trailer?.keys.forEach((k, i) => {
         const n = trailer.lengths[i];
-        if (wanted.has(k)) {
+        if (wanted.has(k) && !out.has(k)) {
           const b = Buffer.alloc(n);
           readSync(fd, b, 0, n, at);
           out.set(k, b);
@@ -459,12 +467,11 @@ export function readFactsEntries(file: string, keys: string[]): Map<string, Uint
         at += n;
       });
     } catch {
-      out.clear();
+      // A damaged pack: what the small pack had stands.
     } finally {
       closeSync(fd);
     }
   }
-  if (out.size < wanted.size) for (const [k, b] of readOnePack(addedFile(file))) if (wanted.has(k) && !out.has(k)) out.set(k, b);
   return out;
 }
 

@@ -67,6 +67,8 @@ describe('facts pack', () => {
     assert.deepEqual([...appended.keys()], ['a', 'b', 'c', 'd']);
     assert.equal(Buffer.from(appended.get('a')!).toString(), 'entry a', 'a key it holds is not written again');
     assert.deepEqual([...readFactsEntries(file, ['d', 'x']).entries()].map(([k, v]) => [k, Buffer.from(v).toString()]), [['d', 'entry d']]);
+    // The small pack read first, then the pack for what it lacks.
+    assert.deepEqual([...readFactsEntries(file, ['a', 'd']).entries()].map(([k, v]) => [k, Buffer.from(v).toString()]).sort(), [['a', 'entry a'], ['d', 'entry d']]);
     assert.deepEqual(readdirSync(dir).sort(), ['facts.bin', 'facts.bin.added'], 'the new entry sits beside the pack');
     assert.equal(statSync(file).ino, ino, 'the pack itself is not written again');
     // Two of five entries dead: more than a fifth, so the pack is rewritten with the live ones.
