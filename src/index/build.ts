@@ -665,12 +665,13 @@ function build(opts: IndexOptions, useSnapshot: boolean): IndexResult {
   // Each file's and dir's size and mtime as the scan found them, before reading: the freshness manifest a build writes.
   const manifestNow = () => {
     const seen = scan.scopeStats();
-    // Every file of the scope read: the manifest's paths are those of the scope's structure.
+    // Every file of the scope read: the manifest's paths are those of the scope's structure under the root.
     const whole = contents.length === files.length;
-    const taken = whole ? manifestOver(readFreshness(dir, false), scan.structure(), contents, seen) : undefined;
+    const structure = whole ? `${root}\0${scan.structure()}` : undefined;
+    const taken = structure ? manifestOver(readFreshness(dir, false), structure, contents, seen) : undefined;
     if (taken) return taken;
     const manifest = manifestOf(root, contents.map((c) => c.path), (abs, i, dir) => (dir ? seen.dir(contents[i].pkgAt) : seen.file(contents[i].at)) ?? statNow(abs));
-    if (whole) manifest.structure = scan.structure();
+    if (structure) manifest.structure = structure;
     return manifest;
   };
   // Every file's path and content hash, in order, hashed once more: the graph's identity, kept short for the query store's header.

@@ -45,8 +45,9 @@ export interface Manifest {
   /** The paths as a manifest file holds them ('\n'-joined, UTF-8), when they were taken from one (see pathsOf). */
   pathBytes?: Uint8Array;
   /**
-   * Set when the paths are those of a scope of this structure (see SourceScan.structure) with every
-   * file read: the next build over a scope of the same structure takes them from the manifest file.
+   * Set when the paths are those of a scope of this structure under this root (the root, a NUL, then
+   * SourceScan.structure) with every file read: the next build over a scope of the same structure
+   * under the same root takes them from the manifest file.
    */
   structure?: string;
 }
