@@ -90,8 +90,9 @@ export interface IndexResult {
   refused?: string;
   /**
    * The files in scope whose bytes are not the ones the stored graph was made from (relative to the
-   * root, in the scope's order), when the build compared them with a stored state: a watch names them
-   * when no event did (see WatchBuild.touched).
+   * root, in the scope's order), then those the stored graph was made from that are in scope no more
+   * (in its order), when the build compared them with a stored state: a watch names them when no event
+   * did (see WatchBuild.touched).
    */
   changed?: string[];
 }
@@ -538,6 +539,16 @@ function primeEncoders(graph: Graph): readonly string[] {
 }
 
 /**
+ * The files of `inputs` (the stored graph's) that `contents` (the scope's files now, read) lack: none
+ * when the scan took the snapshot's tree (its files are the ones it had) and the counts agree.
+ */
+function wentFrom(inputs: ResolveInputs, contents: readonly FileContent[], reused: SourceScan['reused']): string[] {
+  if (reused === 'tree' && inputs.files.length === contents.length) return [];
+  const now = new Set(contents.map((c) => c.path));
+  return inputs.files.flatMap(([path]) => (now.has(path) ? [] : [path]));
+}
+
+/**
  * The manifest of the scope's files (in order) and of their packages' folders (in the order of their
  * first files), as manifestOf makes it, with the paths of the manifest file `on` when it was made over
  * a scope of this structure (a manifest's paths are the structure's: see Manifest.structure), and
@@ -701,7 +712,7 @@ function build(opts: IndexOptions, useSnapshot: boolean): IndexResult {
   let decoded: Before['decoded'];
   const known = state?.inputs ? factsKnown(state.inputs) : undefined;
   const changed = known ? contents.filter((c, i) => known(c, i) === undefined) : undefined;
-  const changedPaths = changed?.map((c) => c.path);
+  const changedPaths = changed && [...changed.map((c) => c.path), ...wentFrom(state!.inputs, contents, scan.reused)];
   if (state && changed && changed.length <= CUTOFF_MAX_FILES) {
     early = parseChanged(changed, opts);
     // The facts the last build of this process parsed (an edit's old facts are mostly those), and these for the next.

@@ -68,6 +68,20 @@ describe('builds over the source snapshot', () => {
     assert.deepEqual(normal(renamed.graph), fresh(loc));
   });
 
+  it('names the files that changed, came and went since the stored graph (what a watch says when no event named them)', () => {
+    const loc = tree();
+    buildIndex(loc);
+    appendFileSync(join(loc.root, 'pkg/kubelet/kubelet.go'), '\n// a note\n');
+    assert.deepEqual(buildIndex(loc).changed, ['pkg/kubelet/kubelet.go']);
+    writeFileSync(join(loc.root, 'pkg/kubelet/came.go'), 'package kubelet\n\nfunc came() {}\n');
+    assert.deepEqual(buildIndex(loc).changed, ['pkg/kubelet/came.go']);
+    rmSync(join(loc.root, 'pkg/kubelet/came.go'));
+    assert.deepEqual(buildIndex(loc).changed, ['pkg/kubelet/came.go'], 'a file that went');
+    renameSync(join(loc.root, 'pkg/kubelet/kubelet_pods.go'), join(loc.root, 'pkg/kubelet/pods_renamed.go'));
+    assert.deepEqual(buildIndex(loc).changed, ['pkg/kubelet/pods_renamed.go', 'pkg/kubelet/kubelet_pods.go'], 'a rename: the new path, then the old');
+    assert.deepEqual(buildIndex(loc).changed, undefined, 'nothing changed: the stamp is the stored one');
+  });
+
   it('leaves the snapshot as it is while few files were read, and writes it again past that', () => {
     const loc = tree();
     const first = buildIndex(loc);
