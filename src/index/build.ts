@@ -320,12 +320,20 @@ const BUILD_HEAP_GROWTH_PERCENT = 50;
 export function buildIndex(opts: IndexOptions): IndexResult {
   setFlagsFromString(`--heap-growing-percent=${BUILD_HEAP_GROWTH_PERCENT}`);
   try {
+    let again = false;
     try {
-      return build(opts, true);
+      try {
+        return build(opts, true);
+      } catch (err) {
+        // A file gone since the scan saw it: again, with the snapshot (the scan finds it gone).
+        if (!(err instanceof VanishedUnderBuild)) throw err;
+        again = true;
+        return build(opts, true, again);
+      }
     } catch (err) {
       // A file whose stat said "unchanged" gave other bytes: the tree is being written to. Again, reading everything.
       if (!(err instanceof ChangedUnderBuild)) throw err;
-      return build(opts, false);
+      return build(opts, false, again);
     }
   } finally {
     // 0 is V8's default: its own growth factor.
@@ -595,7 +603,11 @@ function stampOf(files: readonly { path: string; hash: string }[]): string {
 /** A file read for parsing gave other bytes than the ones hashed for it earlier in the build. */
 class ChangedUnderBuild extends Error {}
 
-function build(opts: IndexOptions, useSnapshot: boolean): IndexResult {
+/** A file the build's scan saw was gone when the build read it. */
+class VanishedUnderBuild extends Error {}
+
+/** One build; `again`: the second, after a file vanished under the first (a vanished file is then said as unreadable). */
+function build(opts: IndexOptions, useSnapshot: boolean, again = false): IndexResult {
   const timings: Record<string, number> = {};
   let t = performance.now();
   const lap = (name: string) => {
@@ -645,6 +657,10 @@ function build(opts: IndexOptions, useSnapshot: boolean): IndexResult {
       try {
         bytes = readFileSync(f.abs);
       } catch (err) {
+        // Gone since the scan saw it (a file removed as the build ran): the build starts over, once,
+        // and its scan finds it gone, where a "cannot read" diagnostic would have changed what
+        // resolution reads (a watch's kept resolution refused such a build, and the next one).
+        if ((err as NodeJS.ErrnoException).code === 'ENOENT' && !again) throw new VanishedUnderBuild(f.path);
         hashes.push('');
         diagnostics.push({ severity: 'error', code: 'read', message: `cannot read: ${(err as Error).message}`, file: f.path, line: 1 });
         continue;
