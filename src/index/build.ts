@@ -546,12 +546,8 @@ function primeEncoders(graph: Graph): readonly string[] {
   return packed.strings;
 }
 
-/**
- * The files of `inputs` (the stored graph's) that `contents` (the scope's files now, read) lack: none
- * when the scan took the snapshot's tree (its files are the ones it had) and the counts agree.
- */
-function wentFrom(inputs: ResolveInputs, contents: readonly FileContent[], reused: SourceScan['reused']): string[] {
-  if (reused === 'tree' && inputs.files.length === contents.length) return [];
+/** The files of `inputs` (the stored graph's) that `contents` (the scope's files now, read) lack, in the inputs' order. */
+function wentFrom(inputs: ResolveInputs, contents: readonly FileContent[]): string[] {
   const now = new Set(contents.map((c) => c.path));
   return inputs.files.flatMap(([path]) => (now.has(path) ? [] : [path]));
 }
@@ -728,7 +724,9 @@ function build(opts: IndexOptions, useSnapshot: boolean, again = false): IndexRe
   let decoded: Before['decoded'];
   const known = state?.inputs ? factsKnown(state.inputs) : undefined;
   const changed = known ? contents.filter((c, i) => known(c, i) === undefined) : undefined;
-  const changedPaths = changed && [...changed.map((c) => c.path), ...wentFrom(state!.inputs, contents, scan.reused)];
+  // A scan that took the snapshot's tree has the files it had: none went when the counts agree.
+  const went = changed && (scan.reused === 'tree' && state!.inputs.files.length === contents.length ? [] : wentFrom(state!.inputs, contents));
+  const changedPaths = changed && [...changed.map((c) => c.path), ...went!];
   if (state && changed && changed.length <= CUTOFF_MAX_FILES) {
     early = parseChanged(changed, opts);
     // The facts the last build of this process parsed (an edit's old facts are mostly those), and these for the next.
@@ -999,8 +997,7 @@ function filesCameWent(kept: KeptSession, was: ResolveInputs, prior: ResolveInpu
   if (!d) return undefined;
   const at = new Map(was.files.map((e, i) => [e[0], i]));
   const came = changed.filter((c) => !at.has(c.path));
-  const now = new Set(contents.map((c) => c.path));
-  const went = was.files.filter((e) => !now.has(e[0])).map((e) => e[0]);
+  const went = wentFrom(was, contents);
   if (came.length + went.length === 0 || came.length + went.length > CUTOFF_MAX_FILES || came.some((c) => !c.active)) return undefined;
   const pkgAt = new Map(d.packages.map((p, i) => [p.importPath, i]));
   // The files that went, as the kept resolution has them (in the build, so active), by their package's place.
