@@ -340,18 +340,17 @@ function watchedOnly(prev: SourceSnapshot, decoder: Decoder, rels: string[], sta
 
 /**
  * With the default scope, the scan paths whose stats decide what a scan gives, as ascending indices
- * into `rels` (undefined for 'all', where every package counts): go.mod and the root; each scope
+ * among the `count` scan paths (`scanAt` gives a path's; undefined for 'all', where every package counts): go.mod and the root; each scope
  * package's folder and files; and for each import of the scope's active files that the scope leaves
  * out, the folder and files of the package the tree has for it (one with no active files), and the
  * deepest folder the scan has on the way to each place such a package could come to be (module,
  * staging, vendor: a folder made below moves that folder's mtime). No other path can change the
  * scope, its files, or its diagnostics (see scanDiagnostics).
  */
-function watchedPaths(tree: SourceTree, scoped: SourcePackage[], rels: string[], scope: Scope): Int32Array | undefined {
+function watchedPaths(tree: SourceTree, scoped: SourcePackage[], count: number, scanAt: (rel: string) => number | undefined, scope: Scope): Int32Array | undefined {
   if (scope !== 'default') return undefined;
-  const index = new Map(rels.map((r, i) => [r, i]));
-  const at = (slashed: string) => index.get(slashed.split('/').join(path.sep));
-  const mark = new Uint8Array(rels.length);
+  const at = (slashed: string) => scanAt(slashed.split('/').join(path.sep));
+  const mark = new Uint8Array(count);
   const add = (slashed: string) => {
     const i = at(slashed);
     if (i !== undefined) mark[i] = 1;
@@ -534,8 +533,10 @@ class Decoder {
  * When no folder and not go.mod moved, and each Go file whose stat moved still gives the record it
  * gave (package, constraint, imports: all a scope is made of), the snapshot's scope is the scope a
  * walk would find. The next snapshot is this one with those files' stats and sizes moved.
+ * `statted`, when the scan stat'd only some paths (see watchedOnly): where each path's stat is in
+ * what it stat'd (-1: not stat'd), and the racy bound the scan judged by.
  */
-function reuseTree(prev: SourceSnapshot, decoder: Decoder, rels: string[], now: (i: number, k: number) => number, trusted: Uint8Array, ctx: BuildContext, scanStart: number, watchedOnly?: { slot: Int32Array; racy: number }): SourceScan | undefined {
+function reuseTree(prev: SourceSnapshot, decoder: Decoder, rels: string[], now: (i: number, k: number) => number, trusted: Uint8Array, ctx: BuildContext, scanStart: number, statted?: { slot: Int32Array; racy: number }): SourceScan | undefined {
   const n = rels.length;
   const moved: [scanAt: number, file: number, size: number][] = [];
   for (let i = 0; i < rels.length; i++) {
@@ -591,8 +592,8 @@ function reuseTree(prev: SourceSnapshot, decoder: Decoder, rels: string[], now: 
       // The paths this scan did not stat keep their recorded stats under a later start: one recorded
       // in a racy tick of the earlier start is marked as never seen, so that the next scan that stats
       // it reads it again.
-      if (watchedOnly) {
-        for (let i = 0; i < n; i++) if (watchedOnly.slot[i] < 0 && !(stats[4 * i + 1] < watchedOnly.racy && stats[4 * i + 2] < watchedOnly.racy)) stats[4 * i] = NEVER_SEEN;
+      if (statted) {
+        for (let i = 0; i < n; i++) if (statted.slot[i] < 0 && !(stats[4 * i + 1] < statted.racy && stats[4 * i + 2] < statted.racy)) stats[4 * i] = NEVER_SEEN;
       }
       return { ...prev, scanStart, stats, sizes, hashes: next.join('\n') };
     },
@@ -719,7 +720,11 @@ function packTree(tree: SourceTree, scopedPackages: SourcePackage[], scopeDiagno
     strings: strings.join('\0'), packages, files, imports: Int32Array.from(imports), sizes, diagnostics: [...tree.diagnostics, ...scopeDiagnostics],
     scoped: Int32Array.from(scopedPackages, (p) => pkgIndex.get(p.importPath)!), scanPaths, stats: Float64Array.from(stats), hashes: hashes.join('\n'),
   };
-  const watched = watchedPaths(tree, scopedPackages, rels, scope);
+  // A scan path's string is its index (see SourceSnapshot.scanPaths): the table's map finds it.
+  const watched = watchedPaths(tree, scopedPackages, rels.length, (rel) => {
+    const i = ids.get(rel);
+    return i !== undefined && i < rels.length ? i : undefined;
+  }, scope);
   if (watched) snap.watched = watched;
   snap.structure = structure ?? scopeStructure(scopedPackages);
   if (tree.goVersion !== undefined) snap.goVersion = tree.goVersion;
