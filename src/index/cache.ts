@@ -12,6 +12,8 @@ import { EDGE_W, PACK_VERSION, PACKED_MAGIC, SYM_W, UNRES_W, type PackedGraph } 
 import type { LineTable, PackedLines } from '../graph/remap.js';
 import type { PackDelta } from '../graph/pack-delta.js';
 import { readWhole } from './mapped.js';
+// The codec alone (not the parse stage's entry, which loads the extractor): queries load this module.
+import { factsIdentity } from '../parse/codec.js';
 
 export { writeBytes } from './atomic.js';
 export { cacheKey, FACTS_VERSION, toolStamp } from './key.js';
@@ -25,9 +27,14 @@ export function textHash(text: string): string {
   return createHash('sha1').update(FACTS_VERSION).update(text, 'utf8').digest('hex');
 }
 
-/** The identity of a file's encoded facts (the codec is deterministic: equal facts, equal bytes). */
+/**
+ * The identity of a file's encoded facts (the codec is deterministic: equal facts, equal bytes). The
+ * file's segments stored with them are left out (see factsIdentity): a comment edited inside a
+ * function changes them and not the facts.
+ */
 export function factsHash(packed: Uint8Array): string {
-  return createHash('md5').update(packed).digest('hex');
+  const [head, body] = factsIdentity(packed);
+  return createHash('md5').update(head).update(body).digest('hex');
 }
 
 /**

@@ -10,7 +10,7 @@ import type { BuildContext } from '../model/index.js';
 import { writeBytes } from './atomic.js';
 
 /** Bumped whenever the facts' shape or the extractor's output changes. */
-export const FACTS_VERSION = 'facts-8';
+export const FACTS_VERSION = 'facts-9';
 
 /**
  * A 64-bit hash as 16 hex digits: two 32-bit multiply-xorshift lanes (the cyrb53 construction, both

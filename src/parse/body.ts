@@ -277,15 +277,19 @@ function bindNames(ctx: Ctx, names: string[], values: Expr[], from: Bind['from']
   });
 }
 
+// One record per kind of literal, shared by every literal of that kind (one per content: a file parsed
+// in part shares the old facts' records in their place, see splice.ts).
+const STRING: Expr = { k: 'lit', t: 'string' };
+const BOOL: Expr = { k: 'lit', t: 'bool' };
 const LITERALS: Record<string, Expr> = {
   int_literal: { k: 'lit', t: 'int' },
   float_literal: { k: 'lit', t: 'float' },
   imaginary_literal: { k: 'lit', t: 'imag' },
-  interpreted_string_literal: { k: 'lit', t: 'string' },
-  raw_string_literal: { k: 'lit', t: 'string' },
+  interpreted_string_literal: STRING,
+  raw_string_literal: STRING,
   rune_literal: { k: 'lit', t: 'rune' },
-  true: { k: 'lit', t: 'bool' },
-  false: { k: 'lit', t: 'bool' },
+  true: BOOL,
+  false: BOOL,
   nil: { k: 'lit', t: 'nil' },
 };
 

@@ -7,13 +7,16 @@
  * node:v8 keeps it. Facts are trees with shared parts, never cycles.
  *
  * Layout: 'KFC1', u32 token count, u32 float count, u32 length of the strings JSON, u32 length of the
- * shapes JSON (little-endian), then the floats (f64), the tokens (i32), both in the platform's byte
- * order, the strings (a JSON array) and the shapes (a JSON array of key lists).
+ * shapes JSON, u32 length of the segments (little-endian), then the floats (f64), the tokens (i32),
+ * both in the platform's byte order, the strings (a JSON array), the shapes (a JSON array of key
+ * lists) and the file's segments (see segments.ts), when extraction made them. The segments describe
+ * the text, not the facts: the facts' identity (factsIdentity) leaves them and their length out.
  * A token is `payload << 4 | shared << 3 | tag`; the values of an array or record follow its token,
  * and `shared` marks one that a later REF token names by the position of its token.
  */
 import type { FileFacts } from './facts.js';
 import { sharedString, type StringTable } from './share.js';
+import { decodeSegments, encodeSegments, segmentsMade, type Segments } from './segments.js';
 
 const MAGIC = 0x3143464b; // 'KFC1'
 const HEAD = 24;
@@ -173,18 +176,40 @@ export function packFacts(facts: FileFacts, table?: StringTable): Uint8Array {
   const floatsAt = HEAD;
   const tokensAt = floatsAt + floats.length * 8;
   const stringsAt = tokensAt + count * 4;
-  const out = Buffer.alloc(stringsAt + stringBytes.length + shapeBytes.length);
+  const segments = segmentsMade.get(facts);
+  const segmentBytes = segments ? encodeSegments(segments) : undefined;
+  const segmentsLen = segmentBytes?.byteLength ?? 0;
+  const out = Buffer.alloc(stringsAt + stringBytes.length + shapeBytes.length + segmentsLen);
   out.writeUInt32LE(MAGIC, 0);
   out.writeUInt32LE(count, 4);
   out.writeUInt32LE(floats.length, 8);
   out.writeUInt32LE(stringBytes.length, 12);
   out.writeUInt32LE(shapeBytes.length, 16);
+  out.writeUInt32LE(segmentsLen, 20);
   // In the platform's byte order: a cache is read where it was written.
   out.set(new Uint8Array(Float64Array.from(floats).buffer), floatsAt);
   out.set(new Uint8Array(tokens.buffer, 0, count * 4), tokensAt);
   stringBytes.copy(out, stringsAt);
   shapeBytes.copy(out, stringsAt + stringBytes.length);
+  if (segmentBytes) out.set(segmentBytes, stringsAt + stringBytes.length + shapeBytes.length);
   return out;
+}
+
+/**
+ * The parts of an encoded facts record that say what the facts are: the bytes before the segments'
+ * length and those after it up to the segments (equal facts, equal parts, whatever their file's
+ * layout).
+ */
+export function factsIdentity(bytes: Uint8Array): [Uint8Array, Uint8Array] {
+  const segmentsLen = bytes.byteLength >= HEAD ? Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).readUInt32LE(20) : 0;
+  return [bytes.subarray(0, 20), bytes.subarray(HEAD, Math.max(HEAD, bytes.byteLength - segmentsLen))];
+}
+
+/** The segments stored with an encoded facts record, if any. */
+export function segmentsIn(bytes: Uint8Array): Segments | undefined {
+  if (bytes.byteLength < HEAD) return undefined;
+  const segmentsLen = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).readUInt32LE(20);
+  return segmentsLen > 0 && segmentsLen <= bytes.byteLength - HEAD ? decodeSegments(bytes.subarray(bytes.byteLength - segmentsLen)) : undefined;
 }
 
 /**
@@ -249,9 +274,11 @@ export function unpackFacts(bytes: Uint8Array, table?: StringTable): FileFacts {
   const nFloats = buf.readUInt32LE(8);
   const stringsLen = buf.readUInt32LE(12);
   const shapesLen = buf.readUInt32LE(16);
+  const segmentsLen = buf.readUInt32LE(20);
   const tokensAt = HEAD + nFloats * 8;
   const stringsAt = tokensAt + nTokens * 4;
-  if (stringsAt + stringsLen + shapesLen !== buf.length) throw new Error('a damaged facts record');
+  const shapesEnd = stringsAt + stringsLen + shapesLen;
+  if (shapesEnd + segmentsLen !== buf.length) throw new Error('a damaged facts record');
   const strings = JSON.parse(buf.toString('utf8', stringsAt, stringsAt + stringsLen)) as string[];
   if (table) {
     for (let i = 0; i < strings.length; i++) {
@@ -261,7 +288,7 @@ export function unpackFacts(bytes: Uint8Array, table?: StringTable): FileFacts {
       else strings[i] = kept;
     }
   }
-  const shapes = (JSON.parse(buf.toString('utf8', stringsAt + stringsLen, buf.length)) as string[][]).map(makerOf);
+  const shapes = (JSON.parse(buf.toString('utf8', stringsAt + stringsLen, shapesEnd)) as string[][]).map(makerOf);
   // Copied out: the tokens' offset in a pooled or sliced buffer need not be 4-byte aligned.
   const tokens = new Int32Array(nTokens);
   new Uint8Array(tokens.buffer).set(buf.subarray(tokensAt, stringsAt));

@@ -12,6 +12,7 @@ import { checkCaptures, loadQuery, querySource } from './query.js';
 import { flatParser, type FlatParser } from './flat.js';
 import { timed, type ParseClock } from './clock.js';
 import { declarationsOnly } from './declarations.js';
+import { segmentsMade, segmentsOf, SEGMENTS_MIN_CHARS } from './segments.js';
 
 import { LEAVES, lighten, LightNode, Source, type SyntaxNode } from './light.js';
 
@@ -98,7 +99,7 @@ export function extractFile(path: string, bytes: Uint8Array, clock?: ParseClock,
   const t0 = clock ? performance.now() : 0;
   const before = clock ? clock.treeSitter + clock.tree : 0;
   try {
-    const facts = extractOrThrow(path, bytes, clock, retain);
+    const facts = extractOrThrow(path, bytes, clock, retain, declarations ? undefined : 'segments');
     return declarations ? declarationsOnly(facts) : facts;
   } catch (err) {
     return {
@@ -110,7 +111,19 @@ export function extractFile(path: string, bytes: Uint8Array, clock?: ParseClock,
   }
 }
 
-function extractOrThrow(path: string, bytes: Uint8Array, clock: ParseClock | undefined, retain: boolean): FileFacts {
+/** A file's top-level layout as extraction finds it: see segments.ts. */
+export interface Layout {
+  /** The header's end; undefined when a top-level node is neither a comment nor a declaration. */
+  header?: number;
+  ends: number[];
+  counts: number[];
+}
+
+/**
+ * With `layout` 'segments', the facts of a file large enough get their segments (segmentsMade); with a
+ * Layout, it is filled in.
+ */
+function extractOrThrow(path: string, bytes: Uint8Array, clock: ParseClock | undefined, retain: boolean, layout?: 'segments' | Layout): FileFacts {
   const facts: FileFacts = { path, pkg: '', imports: [], funcs: [], types: [], values: [], diagnostics: [] };
   if (bytes.length > MAX_FILE_BYTES) {
     facts.diagnostics.push({ code: 'too-large', message: `file is ${bytes.length} bytes, over the ${MAX_FILE_BYTES}-byte limit; skipped`, line: 1 });
@@ -120,8 +133,9 @@ function extractOrThrow(path: string, bytes: Uint8Array, clock: ParseClock | und
   if (diagnostic) facts.diagnostics.push(diagnostic);
   const src = new Source(text);
   let captures: { name: string; node: SyntaxNode }[];
+  let root: SyntaxNode;
   try {
-    captures = parseTree(text, src, clock, retain ? path : undefined);
+    ({ root, captures } = parseTree(text, src, clock, retain ? path : undefined));
   } catch (err) {
     facts.diagnostics.push({ code: 'syntax', message: `tree-sitter could not parse the file: ${(err as Error).message}`, line: 1 });
     return facts;
@@ -130,6 +144,9 @@ function extractOrThrow(path: string, bytes: Uint8Array, clock: ParseClock | und
   const walk: FileWalk = { funcs: facts.funcs, text, bytes: !diagnostic && bytes.length === text.length ? bytes : undefined };
   let initCount = 0;
   let errors = 0;
+  // Each top-level declaration's end and the facts' counts after it (see segments.ts).
+  const ends: number[] = [];
+  const counts: number[] = [];
   for (const { name, node } of captures) {
     if (name === 'error' || name === 'missing') {
       if (errors++ < 5) {
@@ -169,16 +186,47 @@ function extractOrThrow(path: string, bytes: Uint8Array, clock: ParseClock | und
         values(node, name === 'definition.var' ? 'var' : 'const', facts.values, walk);
         break;
     }
+    if (name.startsWith('definition.')) {
+      ends.push(node.endIndex);
+      counts.push(facts.funcs.length, facts.types.length, facts.values.length);
+    }
   }
   if (errors > 5) facts.diagnostics.push({ code: 'syntax', message: `${errors - 5} more syntax errors`, line: 1 });
   if (!facts.pkg) facts.diagnostics.push({ code: 'syntax', message: 'no package clause', line: 1 });
+  if (typeof layout === 'object') Object.assign(layout, { header: headerEnd(root, ends), ends, counts });
+  else if (layout && walk.bytes && text.length >= SEGMENTS_MIN_CHARS && facts.diagnostics.length === 0) {
+    const header = headerEnd(root, ends);
+    if (header !== undefined) segmentsMade.set(facts, segmentsOf(text, header, ends, counts));
+  }
   return facts;
 }
 
+/** extractFile's facts of a file parsed in part (see splice.ts), with its layout; throws where extractFile gives a diagnostic. */
+export function extractLayout(path: string, bytes: Uint8Array, clock?: ParseClock): { facts: FileFacts; layout: Layout } {
+  const layout: Layout = { ends: [], counts: [] };
+  return { facts: extractOrThrow(path, bytes, clock, false, layout), layout };
+}
+
+/**
+ * The end of a file's header (its package clause and imports), when every other top-level node is a
+ * comment or one of the declarations that end at `ends`, in order; else undefined.
+ */
+function headerEnd(root: SyntaxNode, ends: readonly number[]): number | undefined {
+  let header = 0;
+  let k = 0;
+  for (const c of root.namedChildren) {
+    if (c.type === 'comment') continue;
+    if ((c.type === 'package_clause' || c.type === 'import_declaration') && k === 0) header = c.endIndex;
+    else if (k < ends.length && c.endIndex === ends[k]) k++;
+    else return undefined;
+  }
+  return k === ends.length ? header : undefined;
+}
+
 /** The declaration query's captures, each on the tree the extractor walks (the addon's flat tree, else the bindings' light copy). */
-function parseTree(text: string, src: Source, clock: ParseClock | undefined, key: string | undefined): { name: string; node: SyntaxNode }[] {
+function parseTree(text: string, src: Source, clock: ParseClock | undefined, key: string | undefined): { root: SyntaxNode; captures: { name: string; node: SyntaxNode }[] } {
   const f = fastParser();
-  if (f) return f.parse(text, src, clock, key).captures;
+  if (f) return f.parse(text, src, clock, key);
   const { parser, query } = setup();
   const tree = timed(clock, 'treeSitter', () => parser.parse(text, undefined, { bufferSize: Math.max(32 * 1024, text.length * 2 + 16) }));
   const root = timed(clock, 'tree', () => lighten(tree, src));
@@ -202,7 +250,7 @@ function parseTree(text: string, src: Source, clock: ParseClock | undefined, key
     const node = byPlace.get(`${capture.node.startIndex}:${capture.node.type}`);
     if (node) out.push({ name, node });
   }
-  return out;
+  return { root, captures: out };
 }
 
 function importOf(node: SyntaxNode): ImportFacts {
