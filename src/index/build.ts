@@ -728,7 +728,12 @@ function build(opts: IndexOptions, useSnapshot: boolean, again = false): IndexRe
   const went = changed && (scan.reused === 'tree' && state!.inputs.files.length === contents.length ? [] : wentFrom(state!.inputs, contents));
   const changedPaths = changed && [...changed.map((c) => c.path), ...went!];
   if (state && changed && changed.length <= CUTOFF_MAX_FILES) {
-    early = parseChanged(changed, opts);
+    // Each changed file's entry in the state's inputs (a few files: looked for one by one, with no map of them all).
+    const before = new Map(changed.map((c) => [c.path, state.inputs.files.find((e) => e[0] === c.path)]));
+    // Their old facts, which a build that keeps no trees parses the files in part from (see splice.ts).
+    const oldKeys = new Map(changed.flatMap((c) => { const e = before.get(c.path); return e ? [[c.path, factsKey(c.path, e[1], c.active)] as const] : []; }));
+    const oldEntries = opts.memo === undefined && oldKeys.size > 0 ? readFactsEntries(packFile, [...oldKeys.values()]) : undefined;
+    early = parseChanged(changed, opts, oldEntries && ((path) => oldEntries.get(oldKeys.get(path)!)));
     // The facts the last build of this process parsed (an edit's old facts are mostly those), and these for the next.
     const lastParsed = opts.memo?.get(PARSED_SLOT, PARSED_SLOT) as Map<string, FileFacts> | undefined;
     opts.memo?.set(PARSED_SLOT, PARSED_SLOT, new Map(changed.map((c) => [keyOf(c), early!.get(c.path)!.facts])));
@@ -751,12 +756,10 @@ function build(opts: IndexOptions, useSnapshot: boolean, again = false): IndexRe
       lap('write');
       return result;
     }
-    // Each changed file's entry in the state's inputs (a few files: looked for one by one, with no map of them all).
-    const before = new Map(changed.map((c) => [c.path, state.inputs.files.find((e) => e[0] === c.path)]));
     // The inputs as they would be if the changed files kept their old facts: the stored graph's, unless something else changed.
     const prior = inputsWith(inputs, changed, (path) => before.get(path)?.[2]);
     const limit = opts.keepMovedLines ?? MOVES_KEPT_MAX_LINES;
-    const moved = prior.key === state.inputs.key ? movedGraph({ state, dir, packFile, changed, before, early, sourceDiagnostics, limit, recycle: keepsResolution(opts.memo), parsed: lastParsed }) : undefined;
+    const moved = prior.key === state.inputs.key ? movedGraph({ state, dir, packFile, changed, before, early, sourceDiagnostics, limit, recycle: keepsResolution(opts.memo), parsed: lastParsed, read: oldEntries }) : undefined;
     lap('load');
     if (moved) {
       // Only lines moved: the counts are the stored graph's, the diagnostics the moved ones.
@@ -1101,7 +1104,7 @@ function moveStore(dir: string, from: string, to: string, stamp: string, manifes
  * them from the new facts (symbolFields). Undefined when that cannot be shown: the old facts are gone,
  * a file is new, something else moved.
  */
-function movedGraph(a: { state: IndexState; dir: string; packFile: string; changed: FileContent[]; before: Map<string, ResolveInputs['files'][number] | undefined>; early: Map<string, Parsed>; sourceDiagnostics: Diagnostic[]; limit: number; recycle: boolean; parsed?: Map<string, FileFacts> }): MovedGraph | undefined {
+function movedGraph(a: { state: IndexState; dir: string; packFile: string; changed: FileContent[]; before: Map<string, ResolveInputs['files'][number] | undefined>; early: Map<string, Parsed>; sourceDiagnostics: Diagnostic[]; limit: number; recycle: boolean; parsed?: Map<string, FileFacts>; read?: Map<string, Uint8Array> }): MovedGraph | undefined {
   const { state, changed, early } = a;
   // The content each changed file had.
   const old = new Map(changed.map((c) => [c.path, a.before.get(c.path)?.[1]]));
@@ -1110,8 +1113,8 @@ function movedGraph(a: { state: IndexState; dir: string; packFile: string; chang
   if (a.sourceDiagnostics.some((d) => d.line !== undefined && d.file !== undefined && early.has(d.file))) return undefined;
   const keys = changed.map((c) => factsKey(c.path, old.get(c.path)!, c.active));
   // The old facts as this process parsed them last, else read from the pack.
-  const unread = keys.filter((k) => !a.parsed?.has(k));
-  const entries = unread.length > 0 ? readFactsEntries(a.packFile, unread) : new Map<string, Uint8Array>();
+  const unread = keys.filter((k) => !a.parsed?.has(k) && !a.read?.has(k));
+  const entries = new Map([...(a.read ?? []), ...(unread.length > 0 ? readFactsEntries(a.packFile, unread) : [])]);
   const shifts: FileMove[] = [];
   for (const [i, c] of changed.entries()) {
     const packed = entries.get(keys[i]);
@@ -1202,12 +1205,16 @@ interface Parsed {
   factsHash: string;
 }
 
-function parseChanged(changed: ParseInput[], opts: IndexOptions): Map<string, Parsed> {
+/**
+ * The changed files' facts. A process that builds again and again (it keeps a memo: index --watch)
+ * keeps their syntax trees, so that the next edit of one is parsed from its tree (see
+ * FlatParser.parse); else, given a file's old facts (`old`), its parse starts from those (see
+ * splice.ts).
+ */
+function parseChanged(changed: ParseInput[], opts: IndexOptions, old?: (path: string) => Uint8Array | undefined): Map<string, Parsed> {
   const packed: Uint8Array[] = [];
-  // A process that builds again and again (it keeps a memo: index --watch) keeps the changed files'
-  // syntax trees, so that the next edit of one is parsed from its tree (see FlatParser.parse).
   const retain = opts.memo !== undefined;
-  const facts = extractAll(changed.map((c) => ({ path: c.path, bytes: bytesOf(c), declarationsOnly: !c.active, retain })), { workers: opts.workers, onPacked: (i, p) => (packed[i] = p) });
+  const facts = extractAll(changed.map((c) => ({ path: c.path, bytes: bytesOf(c), declarationsOnly: !c.active, retain, old: old?.(c.path) })), { workers: opts.workers, onPacked: (i, p) => (packed[i] = p) });
   return new Map(changed.map((c, i) => [c.path, { facts: facts[i], packed: packed[i], factsHash: factsHash(packed[i]) }]));
 }
 

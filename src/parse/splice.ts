@@ -1,0 +1,291 @@
+/**
+ * A file parsed in part: its new facts made from its old ones and a parse of only the declarations an
+ * edit touched. A one-shot build after an edit of a large file otherwise pays for tree-sitter and the
+ * extractor over the whole file (kubelet.go: 124 KB, about 25 ms of tree-sitter and 20-45 ms of
+ * extraction), where an edit of a function body touches one declaration.
+ *
+ * The old facts carry the old text's segments (segments.ts): where each top-level declaration ends, a
+ * hash of its text with the comments and blank lines before it, and the facts' counts after it. The
+ * segments whose text is unchanged from the front, and from the back with the change in length, keep
+ * their facts; the text between (the region) is parsed with everything else but the header blanked
+ * to spaces (newlines kept, so every offset, row and column is the file's), and its facts replace the
+ * old region's. Facts after the region move by the change in lines and in length, and indexes into
+ * the function list by the change in its length.
+ *
+ * That is the facts a parse of the whole file makes when the text after the region is read as it was
+ * read before: the region must begin and end with a newline at a declaration's end (the lexer is then
+ * between declarations on both sides, and neither side's tokens can join the other's), and its parse
+ * must hold no syntax error (an unclosed string or block would be one), and every block comment
+ * opened in it must close in it (blanked, the text after the region closes none, and an unclosed
+ * comment's '/' and '*' can read as operators). Var and const
+ * declarations, and init functions, are never in a region: a file's package initializer gathers every
+ * var's calls, and init functions and package-level closures are numbered across the file. Any edit
+ * outside these bounds gets undefined: the caller parses the whole file.
+ */
+import type { FileFacts } from './facts.js';
+import { segmentsIn, unpackFacts } from './codec.js';
+import { extractLayout } from './extract.js';
+import type { ParseClock } from './clock.js';
+import { DECL_WORDS as W, hashRange, lineCount, segmentsMade, SEGMENTS_MIN_CHARS, type Segments } from './segments.js';
+
+/** Fields holding a line number, and those holding an offset (as positions.ts has them). */
+const LINE_KEYS = new Set(['l', 'line', 'endLine']);
+const OFFSET_KEYS = new Set(['pos', 'end', 'start']);
+
+const NEWLINE = 0x0a;
+const SPACE = 0x20;
+
+/** The facts of `bytes` made from `old` (the encoded facts of the file's last version), or undefined when a whole parse is needed. */
+export function spliceFacts(path: string, bytes: Uint8Array, old: Uint8Array, clock?: ParseClock): FileFacts | undefined {
+  const seg = segmentsIn(old);
+  if (!seg || !ascii(bytes)) return undefined;
+  const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1');
+  const L = text.length;
+  const n = seg.decls.length / W;
+  const h = new Int32Array(2);
+  const same = (from: number, to: number, words: Int32Array, at: number): boolean => {
+    if (from < 0 || to > L || from > to) return false;
+    hashRange(text, from, to, h, 0);
+    return h[0] === words[at] && h[1] === words[at + 1];
+  };
+  /** Where old declaration k's segment starts (k = n: the tail). */
+  const segStart = (k: number): number => (k === 0 ? seg.header : seg.decls[(k - 1) * W]);
+  // The unchanged segments from the front: the header, then declarations 0..p-1. With the header
+  // changed, the region starts at the file's start and its parse gives the imports.
+  const headerKept = same(0, seg.header, seg.hashes, 0);
+  let p = 0;
+  while (headerKept && p < n && same(segStart(p), seg.decls[p * W], seg.decls, p * W + 1)) p++;
+  const start = headerKept ? segStart(p) : 0;
+  const delta = L - seg.length;
+  // The unchanged segments from the back: declarations q..n-1, then the tail, all moved by delta.
+  let q = n;
+  let tailKept = false;
+  if (same(segStart(n) + delta, L, seg.hashes, 2) && segStart(n) + delta >= start) {
+    tailKept = true;
+    while (q > p && segStart(q - 1) + delta >= start && same(segStart(q - 1) + delta, seg.decls[(q - 1) * W] + delta, seg.decls, (q - 1) * W + 1)) q--;
+  }
+  const regionEnd = tailKept ? segStart(q) + delta : L;
+  // Between declarations on both sides: a newline right after the kept front and at the region's end.
+  if ((start > 0 && start < L && bytes[start] !== NEWLINE) || (regionEnd < L && bytes[regionEnd] !== NEWLINE)) return undefined;
+  // A block comment opened in the region and closed after it: blanked, the text after the region
+  // closes nothing, and '/' and '*' may read as operators there.
+  const opened = text.lastIndexOf('/*', regionEnd - 2);
+  if (opened >= start) {
+    const closed = text.indexOf('*/', opened + 2);
+    if (closed < 0 || closed + 2 > regionEnd) return undefined;
+  }
+  const was = unpackFacts(old);
+  if (was.diagnostics.length > 0) return undefined;
+  const before = (k: number, what: 0 | 1 | 2): number => (k === 0 ? 0 : seg.decls[(k - 1) * W + 3 + what]);
+  const [fp, tp, vp] = [before(p, 0), before(p, 1), before(p, 2)];
+  const [fq, tq, vq] = [before(q, 0), before(q, 1), before(q, 2)];
+  if (vq > vp || was.funcs.slice(fp, fq).some(isInit)) return undefined;
+  // The region parsed with the rest of the file blanked, newlines kept.
+  const masked = Buffer.from(bytes);
+  if (headerKept) blank(masked, seg.header, start);
+  blank(masked, regionEnd, L);
+  let part: ReturnType<typeof extractLayout>;
+  try {
+    part = extractLayout(path, masked, clock);
+  } catch {
+    return undefined;
+  }
+  const { facts: got, layout } = part;
+  const header = layout.header;
+  if (got.diagnostics.length > 0 || got.pkg !== was.pkg || header === undefined || (headerKept ? header !== seg.header : header > regionEnd) || got.values.length > 0 || got.funcs.some(isInit)) return undefined;
+  if (layout.ends.some((e) => e <= Math.max(start, header) || e > regionEnd)) return undefined;
+  // A comment at the region's end would join the doc comment of the declaration after it.
+  if (q < n && !blankBetween(bytes, layout.ends.at(-1) ?? Math.max(start, header), regionEnd)) return undefined;
+  // Old facts after the region: lines below the region's last row move by the change in lines,
+  // offsets past its end by the change in length, function indexes past the old region's by the
+  // change in the count.
+  const lines = lineCount(text);
+  const dLines = lines - seg.lines;
+  const oldEnd = regionEnd - delta;
+  const lastRow = rowOf(text, regionEnd) - dLines;
+  const dFuncs = fp + got.funcs.length - fq;
+  const moved = new Set<object>();
+  // The old facts' record for each shared constant (see constantKey), to stand for the region's.
+  const constants = new Map<string, object>();
+  const move = (x: unknown): void => {
+    if (typeof x !== 'object' || x === null || moved.has(x)) return;
+    moved.add(x);
+    const c = constantKey(x);
+    if (c !== undefined) {
+      constants.set(c, x);
+      return;
+    }
+    if (Array.isArray(x)) {
+      for (const v of x) move(v);
+      return;
+    }
+    const r = x as Record<string, unknown>;
+    for (const k in r) {
+      const v = r[k];
+      if (typeof v === 'number') {
+        if (LINE_KEYS.has(k) && v > lastRow + 1) r[k] = v + dLines;
+        else if (OFFSET_KEYS.has(k) && v > oldEnd) r[k] = v + delta;
+        else if (k === 'parent' || (k === 'i' && r['k'] === 'fn')) r[k] = v >= fq ? v + dFuncs : v;
+      } else if (k === 'closures' && Array.isArray(v)) r[k] = v.map((i: number) => (i >= fq ? i + dFuncs : i));
+      else move(v);
+    }
+  };
+  // Only the records after the region move, and the package initializer, which holds the calls of
+  // every var's initializer (records before the region name no function after it otherwise).
+  was.funcs.slice(fq).forEach(move);
+  was.types.slice(tq).forEach(move);
+  was.values.slice(vq).forEach(move);
+  const init = was.funcs.slice(0, fp).find((f) => f.kind === 'func' && f.local === 'init');
+  if (init) move(init);
+  // The region's own indexes count from its first function, and its constants are the old facts'
+  // (a parse of the whole file shares one record of each through the file).
+  const renumbered = new Set<object>();
+  const shared = (v: unknown): unknown => {
+    const c = typeof v === 'object' && v !== null ? constantKey(v) : undefined;
+    return c === undefined ? v : (constants.get(c) ?? v);
+  };
+  const renumber = (x: unknown): void => {
+    if (typeof x !== 'object' || x === null || renumbered.has(x)) return;
+    renumbered.add(x);
+    if (Array.isArray(x)) {
+      for (let i = 0; i < x.length; i++) {
+        x[i] = shared(x[i]);
+        renumber(x[i]);
+      }
+      return;
+    }
+    const r = x as Record<string, unknown>;
+    for (const k in r) {
+      const v = r[k];
+      if (typeof v === 'number') {
+        if (k === 'parent' || (k === 'i' && r['k'] === 'fn')) r[k] = v + fp;
+      } else if (k === 'closures' && Array.isArray(v)) r[k] = v.map((i: number) => i + fp);
+      else if (typeof v === 'object' && v !== null && constantKey(v) !== undefined) r[k] = shared(v);
+      else renumber(v);
+    }
+  };
+  // The constants the region holds, looked for before the region when the records after it lack one.
+  const wanted = new Set<string>();
+  const want = (x: unknown): void => {
+    if (typeof x !== 'object' || x === null) return;
+    const c = constantKey(x);
+    if (c !== undefined) wanted.add(c);
+    else for (const v of Array.isArray(x) ? x : Object.values(x)) want(v);
+  };
+  want(got.funcs);
+  want(got.types);
+  for (const c of constants.keys()) wanted.delete(c);
+  if (wanted.size > 0) findConstants([was.funcs.slice(0, fp), was.types.slice(0, tp), was.values.slice(0, vp)], wanted, constants);
+  got.funcs.forEach(renumber);
+  got.types.forEach(renumber);
+  const facts: FileFacts = {
+    path: was.path,
+    pkg: was.pkg,
+    imports: headerKept ? was.imports : got.imports,
+    funcs: [...was.funcs.slice(0, fp), ...got.funcs, ...was.funcs.slice(fq)],
+    types: [...was.types.slice(0, tp), ...got.types, ...was.types.slice(tq)],
+    values: [...was.values.slice(0, vp), ...got.values, ...was.values.slice(vq)],
+    diagnostics: [],
+  };
+  if (L >= SEGMENTS_MIN_CHARS) segmentsMade.set(facts, newSegments(text, seg, { p, q, delta, start: Math.max(start, header), header, lines }, layout, [fp, tp, vp], [got.funcs.length - (fq - fp), got.types.length - (tq - tp), 0]));
+  return facts;
+}
+
+/** The segments of the new text: the front's as they were, the region's as parsed, the back's moved. */
+function newSegments(
+  text: string,
+  seg: Segments,
+  at: { p: number; q: number; delta: number; start: number; header: number; lines: number },
+  layout: { ends: number[]; counts: number[] },
+  base: number[],
+  grew: number[],
+): Segments {
+  const { p, q, delta } = at;
+  const n = seg.decls.length / W;
+  const m = layout.ends.length;
+  const decls = new Int32Array((p + m + n - q) * W);
+  decls.set(seg.decls.subarray(0, p * W));
+  let from = at.start;
+  for (let j = 0; j < m; j++) {
+    const o = (p + j) * W;
+    decls[o] = layout.ends[j];
+    hashRange(text, from, layout.ends[j], decls, o + 1);
+    for (let c = 0; c < 3; c++) decls[o + 3 + c] = base[c] + layout.counts[3 * j + c];
+    from = layout.ends[j];
+  }
+  for (let k = q; k < n; k++) {
+    const o = (p + m + k - q) * W;
+    decls[o] = seg.decls[k * W] + delta;
+    decls[o + 1] = seg.decls[k * W + 1];
+    decls[o + 2] = seg.decls[k * W + 2];
+    for (let c = 0; c < 3; c++) decls[o + 3 + c] = seg.decls[k * W + 3 + c] + grew[c];
+  }
+  const hashes = Int32Array.from(seg.hashes);
+  if (at.header !== seg.header || at.p === 0) hashRange(text, 0, at.header, hashes, 0);
+  // The first segment after the region starts where the region's last declaration ends: hashed again.
+  if (q < n) hashRange(text, from, seg.decls[q * W] + delta, decls, (p + m) * W + 1);
+  else hashRange(text, from, text.length, hashes, 2);
+  return { lines: at.lines, length: text.length, header: at.header, decls, hashes };
+}
+
+/**
+ * The records the extractor shares through a file as constants: a literal's kind without its text
+ * (`{k: 'lit', t}`) and the unknown type (`{k: 'unknown'}`); undefined for any other value.
+ */
+function constantKey(x: object): string | undefined {
+  const r = x as Record<string, unknown>;
+  if (r['k'] === 'lit') {
+    let n = 0;
+    for (const _ in r) n++;
+    return n === 2 && typeof r['t'] === 'string' ? `lit:${r['t'] as string}` : undefined;
+  }
+  if (r['k'] === 'unknown') {
+    let n = 0;
+    for (const _ in r) n++;
+    return n === 1 ? 'unknown' : undefined;
+  }
+  return undefined;
+}
+
+/** Adds to `found` the old records of the constants `wanted` names, walking `lists` until every one is found. */
+function findConstants(lists: unknown[], wanted: Set<string>, found: Map<string, object>): void {
+  const seen = new Set<object>();
+  const walk = (x: unknown): void => {
+    if (wanted.size === 0 || typeof x !== 'object' || x === null || seen.has(x)) return;
+    seen.add(x);
+    const c = constantKey(x);
+    if (c !== undefined) {
+      if (wanted.delete(c)) found.set(c, x);
+      return;
+    }
+    for (const v of Array.isArray(x) ? x : Object.values(x)) walk(v);
+  };
+  walk(lists);
+}
+
+function isInit(f: { name: string; kind: string }): boolean {
+  return f.kind === 'func' && f.name === 'init';
+}
+
+function ascii(bytes: Uint8Array): boolean {
+  for (let i = 0; i < bytes.length; i++) if (bytes[i] >= 0x80) return false;
+  return true;
+}
+
+/** Whether bytes[from, to) is white space only. */
+function blankBetween(bytes: Uint8Array, from: number, to: number): boolean {
+  for (let i = from; i < to; i++) if (bytes[i] !== SPACE && bytes[i] !== NEWLINE && bytes[i] !== 0x09 && bytes[i] !== 0x0d) return false;
+  return true;
+}
+
+/** Spaces over bytes[from, to), newlines kept. */
+function blank(bytes: Uint8Array, from: number, to: number): void {
+  for (let i = from; i < to; i++) if (bytes[i] !== NEWLINE) bytes[i] = SPACE;
+}
+
+/** The row (0-based) of offset `at`. */
+function rowOf(text: string, at: number): number {
+  let row = 0;
+  for (let i = text.indexOf('\n'); i >= 0 && i < at; i = text.indexOf('\n', i + 1)) row++;
+  return row;
+}
