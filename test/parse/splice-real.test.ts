@@ -2,7 +2,8 @@
  * Parsing in part (splice.ts) on a real tree: seeded edits (see goEdits) of every non-test Go file of
  * 16 KB or more under pkg/kubelet and cmd/kubelet, each parsed in part from the file's old facts and
  * as a whole; where the part parse takes the edit, the bytes must be the same. Needs a Kubernetes
- * checkout in KUBELET_ATLAS_SOURCE (skipped without one). KUBELET_ATLAS_SEED picks other edits.
+ * checkout in KUBELET_ATLAS_SOURCE (skipped without one). KUBELET_ATLAS_SEED picks other edits;
+ * KUBELET_ATLAS_SPLICE_DIRS (folders of the checkout, comma-separated) other files.
  */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -29,7 +30,8 @@ describe('spliceFacts on a real tree', () => {
       return;
     }
     const seed = Number(process.env['KUBELET_ATLAS_SEED'] ?? 1);
-    const files = [...largeGoFiles(join(source, 'pkg', 'kubelet')), ...largeGoFiles(join(source, 'cmd', 'kubelet'))];
+    const dirs = (process.env['KUBELET_ATLAS_SPLICE_DIRS'] ?? 'pkg/kubelet,cmd/kubelet').split(',').filter(Boolean);
+    const files = dirs.flatMap((d) => largeGoFiles(join(source, d)));
     let taken = 0;
     let edits = 0;
     for (const file of files) {
