@@ -12,8 +12,7 @@ import { EDGE_W, PACK_VERSION, PACKED_MAGIC, SYM_W, UNRES_W, type PackedGraph } 
 import type { LineTable, PackedLines } from '../graph/remap.js';
 import type { PackDelta } from '../graph/pack-delta.js';
 import { readWhole } from './mapped.js';
-// The codec alone (not the parse stage's entry, which loads the extractor): queries load this module.
-import { factsIdentity } from '../parse/codec.js';
+import { factsIdentity } from '../parse/index.js';
 
 export { writeBytes } from './atomic.js';
 export { cacheKey, FACTS_VERSION, toolStamp } from './key.js';
