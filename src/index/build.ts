@@ -7,7 +7,7 @@ import { basename, join, sep } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import type { BuildContext, Diagnostic, Graph, GraphChanges } from '../model/index.js';
 import { scanSource, SourceError, statNow, type Scope, type SourceScan, type SourcePackage, type SourceSnapshot } from '../source/index.js';
-import { extractAll, factsShift, nativeParserInUse, newClock, unpackFacts, workersFor, type FileFacts, type ParseClock, type StringTable } from '../parse/index.js';
+import { extractAll, factsShift, nativeParserInUse, newClock, splicedShift, unpackFacts, workersFor, type FileFacts, type ParseClock, type StringTable } from '../parse/index.js';
 import { buildProgram, factsDiagnostics, resolveProgram, ResolveSession, symbolFields, type FilesChange, type PackageInput } from '../resolve/index.js';
 import { appendFactsEntries, contentHash, graphFileLabelled, textHash, factsHash, factsKey, factsPackWriter, readFactsEntries, readFactsPack, readGraphFile, readPack, withGraphLines, writeGraphFile, writePack, type FactsPack, type LiveKeys, type PackMemo } from './cache.js';
 import { decodePacked, encodePacked, PACK_VERSION, packGraph, summarize, summarizeGraph, unpackGraph, type GraphSummary, type PackedGraph } from '../graph/pack.js';
@@ -1119,8 +1119,10 @@ function movedGraph(a: { state: IndexState; dir: string; packFile: string; chang
   for (const [i, c] of changed.entries()) {
     const packed = entries.get(keys[i]);
     const facts = early.get(c.path)!.facts;
-    const was = a.parsed?.get(keys[i]) ?? (packed && decodedOrNone(packed));
-    const shift = was && factsShift(was, facts);
+    // A file parsed in part comes with factsShift's answer (see splicedShift).
+    const spliced = splicedShift(facts);
+    const was = spliced.found ? undefined : (a.parsed?.get(keys[i]) ?? (packed && decodedOrNone(packed)));
+    const shift = spliced.found ? spliced.shift : was && factsShift(was, facts);
     if (!shift) return undefined;
     shifts.push(shift.symbols ? [c.path, shift.lines, symbolFields(facts)] : [c.path, shift.lines]);
   }

@@ -10,9 +10,9 @@
 import type { FileFacts } from './facts.js';
 
 /** Fields holding a line number. */
-const LINE_KEYS = new Set(['l', 'line', 'endLine']);
+export const LINE_KEYS = new Set(['l', 'line', 'endLine']);
 /** Fields holding a byte offset. */
-const OFFSET_KEYS = new Set(['pos', 'end', 'start']);
+export const OFFSET_KEYS = new Set(['pos', 'end', 'start']);
 /** Fields holding a column: carried in the facts, read by nothing after extraction. */
 const FREE_KEYS = new Set(['col']);
 /** Fields of a declaration copied into its symbol record and read by nothing else. */
@@ -38,20 +38,53 @@ export function factsShift(old: FileFacts, next: FileFacts): { lines: Map<number
 
 /** factsShift for any part of the facts (a function's records, a file's types): the same test. */
 export function recordsShift(old: unknown, next: unknown): { lines: Map<number, number>; symbols: boolean } | undefined {
-  let symbols = false;
-  const lines = new Map<number, number>();
-  const offsets = new Map<number, number>();
-  const pair = (map: Map<number, number>, a: number, b: number): boolean => {
-    const seen = map.get(a);
-    if (seen === undefined) map.set(a, b);
-    return seen === undefined || seen === b;
-  };
-  const same = (x: unknown, y: unknown): boolean => {
+  const pairs = new ShiftPairs();
+  return pairs.same(old, next) ? pairs.result() : undefined;
+}
+
+/**
+ * The old and new positions of two versions of a file's facts, gathered part by part: `same` compares
+ * two parts as recordsShift does; `kept` takes a part that is in both versions unchanged; `line` and
+ * `offset` take one position each. `result` is recordsShift's answer for all the parts given.
+ */
+export class ShiftPairs {
+  private readonly lines = new Map<number, number>();
+  private readonly offsets = new Map<number, number>();
+  private symbols = false;
+  private ok = true;
+
+  line(a: number, b: number): void {
+    if (!pair(this.lines, a, b)) this.ok = false;
+  }
+
+  offset(a: number, b: number): void {
+    if (!pair(this.offsets, a, b)) this.ok = false;
+  }
+
+  /** A part that both versions hold as it is: each of its positions stays where it is. Objects in `skip` are left out. */
+  kept(x: unknown, skip?: Set<object>): void {
+    if (typeof x !== 'object' || x === null || skip?.has(x)) return;
+    if (Array.isArray(x)) {
+      for (const v of x) this.kept(v, skip);
+      return;
+    }
+    const r = x as Record<string, unknown>;
+    for (const k in r) {
+      const v = r[k];
+      if (typeof v === 'number') {
+        if (LINE_KEYS.has(k)) this.line(v, v);
+        else if (OFFSET_KEYS.has(k)) this.offset(v, v);
+      } else this.kept(v, skip);
+    }
+  }
+
+  /** Whether `x` and `y` are the same records with only their positions (and docs and fingerprints) changed; their positions are taken. */
+  same(x: unknown, y: unknown): boolean {
     if (x === y) return true;
     if (typeof x !== 'object' || typeof y !== 'object' || x === null || y === null) return false;
     if (Array.isArray(x) || Array.isArray(y)) {
       if (!Array.isArray(x) || !Array.isArray(y) || x.length !== y.length) return false;
-      for (let i = 0; i < x.length; i++) if (!same(x[i], y[i])) return false;
+      for (let i = 0; i < x.length; i++) if (!this.same(x[i], y[i])) return false;
       return true;
     }
     const a = x as Record<string, unknown>;
@@ -67,26 +100,36 @@ export function recordsShift(old: unknown, next: unknown): { lines: Map<number, 
       const vb = b[k];
       if (typeof va === 'number' && typeof vb === 'number') {
         if (LINE_KEYS.has(k)) {
-          if (!pair(lines, va, vb)) return false;
+          if (!pair(this.lines, va, vb)) return false;
           continue;
         }
         if (OFFSET_KEYS.has(k)) {
-          if (!pair(offsets, va, vb)) return false;
+          if (!pair(this.offsets, va, vb)) return false;
           continue;
         }
         if (FREE_KEYS.has(k)) continue;
       }
       if (SYMBOL_KEYS.has(k) && (typeof va === 'string' || va === undefined) && (typeof vb === 'string' || vb === undefined)) {
-        if (va !== vb) symbols = true;
+        if (va !== vb) this.symbols = true;
         continue;
       }
-      if (!same(va, vb)) return false;
+      if (!this.same(va, vb)) return false;
     }
     return n === 0;
-  };
-  if (!same(old, next) || !inOrder(lines) || !inOrder(offsets)) return undefined;
-  if (offsets.has(0) && offsets.get(0) !== 0) return undefined;
-  return { lines, symbols };
+  }
+
+  result(): { lines: Map<number, number>; symbols: boolean } | undefined {
+    if (!this.ok || !inOrder(this.lines) || !inOrder(this.offsets)) return undefined;
+    if (this.offsets.has(0) && this.offsets.get(0) !== 0) return undefined;
+    return { lines: this.lines, symbols: this.symbols };
+  }
+}
+
+/** Takes a → b into `map`: false when a was taken to another value. */
+function pair(map: Map<number, number>, a: number, b: number): boolean {
+  const seen = map.get(a);
+  if (seen === undefined) map.set(a, b);
+  return seen === undefined || seen === b;
 }
 
 /** Whether the map is strictly increasing: one to one, and order kept. */

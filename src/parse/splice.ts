@@ -27,10 +27,21 @@ import { segmentsIn, unpackFacts } from './codec.js';
 import { extractLayout } from './extract.js';
 import type { ParseClock } from './clock.js';
 import { DECL_WORDS as W, hashRange, lineCount, segmentsMade, SEGMENTS_MIN_CHARS, type Segments } from './segments.js';
+import { LINE_KEYS, OFFSET_KEYS, ShiftPairs } from './positions.js';
 
-/** Fields holding a line number, and those holding an offset (as positions.ts has them). */
-const LINE_KEYS = new Set(['l', 'line', 'endLine']);
-const OFFSET_KEYS = new Set(['pos', 'end', 'start']);
+
+/**
+ * What factsShift would say of the old facts and the facts spliceFacts made (undefined where it
+ * would find records changed), made as the splice goes: the facts before the region stay where they
+ * are, those after it move by known amounts, and only the region's are compared. A build then needs
+ * neither a second decode of the old facts nor a comparison of the whole file.
+ */
+const shifts = new WeakMap<FileFacts, { lines: Map<number, number>; symbols: boolean } | undefined>();
+
+/** factsShift(old facts, facts) for facts spliceFacts made (`found`); not found for any other facts. */
+export function splicedShift(facts: FileFacts): { found: boolean; shift?: { lines: Map<number, number>; symbols: boolean } } {
+  return shifts.has(facts) ? { found: true, shift: shifts.get(facts) } : { found: false };
+}
 
 const NEWLINE = 0x0a;
 const SPACE = 0x20;
@@ -105,6 +116,8 @@ export function spliceFacts(path: string, bytes: Uint8Array, old: Uint8Array, cl
   const lastRow = rowOf(text, regionEnd) - dLines;
   const dFuncs = fp + got.funcs.length - fq;
   const moved = new Set<object>();
+  // The positions as factsShift would pair them (see splicedShift).
+  const pairs = new ShiftPairs();
   // The old facts' record for each shared constant (see constantKey), to stand for the region's.
   const constants = new Map<string, object>();
   const move = (x: unknown): void => {
@@ -123,8 +136,8 @@ export function spliceFacts(path: string, bytes: Uint8Array, old: Uint8Array, cl
     for (const k in r) {
       const v = r[k];
       if (typeof v === 'number') {
-        if (LINE_KEYS.has(k) && v > lastRow + 1) r[k] = v + dLines;
-        else if (OFFSET_KEYS.has(k) && v > oldEnd) r[k] = v + delta;
+        if (LINE_KEYS.has(k)) pairs.line(v, (r[k] = v > lastRow + 1 ? v + dLines : v));
+        else if (OFFSET_KEYS.has(k)) pairs.offset(v, (r[k] = v > oldEnd ? v + delta : v));
         else if (k === 'parent' || (k === 'i' && r['k'] === 'fn')) r[k] = v >= fq ? v + dFuncs : v;
       } else if (k === 'closures' && Array.isArray(v)) r[k] = v.map((i: number) => (i >= fq ? i + dFuncs : i));
       else move(v);
@@ -178,6 +191,9 @@ export function spliceFacts(path: string, bytes: Uint8Array, old: Uint8Array, cl
   if (wanted.size > 0) findConstants([was.funcs.slice(0, fp), was.types.slice(0, tp), was.values.slice(0, vp)], wanted, constants);
   got.funcs.forEach(renumber);
   got.types.forEach(renumber);
+  // The rest of factsShift's pairs: the facts before the region stay, the region's are compared.
+  pairs.kept([was.imports, was.funcs.slice(0, fp), was.types.slice(0, tp), was.values.slice(0, vp)].slice(headerKept ? 0 : 1), moved);
+  const regionSame = pairs.same([was.funcs.slice(fp, fq), was.types.slice(tp, tq), headerKept ? [] : was.imports], [got.funcs, got.types, headerKept ? [] : got.imports]);
   const facts: FileFacts = {
     path: was.path,
     pkg: was.pkg,
@@ -187,6 +203,7 @@ export function spliceFacts(path: string, bytes: Uint8Array, old: Uint8Array, cl
     values: [...was.values.slice(0, vp), ...got.values, ...was.values.slice(vq)],
     diagnostics: [],
   };
+  shifts.set(facts, regionSame ? pairs.result() : undefined);
   if (L >= SEGMENTS_MIN_CHARS) segmentsMade.set(facts, newSegments(text, seg, { p, q, delta, start: Math.max(start, header), header, lines }, layout, [fp, tp, vp], [got.funcs.length - (fq - fp), got.types.length - (tq - tp), 0]));
   return facts;
 }

@@ -9,7 +9,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { extractFile, packFacts, spliceFacts, SEGMENTS_MIN_CHARS } from '../../src/parse/index.js';
+import { extractFile, factsShift, packFacts, spliceFacts, splicedShift, unpackFacts, SEGMENTS_MIN_CHARS } from '../../src/parse/index.js';
 import { goEdits } from '../helpers/go-edits.js';
 
 function largeGoFiles(dir: string, out: string[] = []): string[] {
@@ -45,6 +45,7 @@ describe('spliceFacts on a real tree', () => {
         if (!facts) continue;
         taken++;
         assert.ok(Buffer.from(packFacts(facts)).equals(Buffer.from(packFacts(extractFile(path, bytes)))), `${path}, ${name}: the part parse differs from a whole parse`);
+        assert.deepStrictEqual(splicedShift(facts).shift, factsShift(unpackFacts(old), facts), `${path}, ${name}: the part parse tells another shift than factsShift`);
       }
     }
     t.diagnostic(`${files.length} files, ${edits} edits, ${taken} parsed in part`);

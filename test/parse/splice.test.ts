@@ -6,7 +6,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { extractFile, packFacts, segmentsIn, spliceFacts, SEGMENTS_MIN_CHARS } from '../../src/parse/index.js';
+import { extractFile, factsShift, packFacts, segmentsIn, spliceFacts, splicedShift, unpackFacts, SEGMENTS_MIN_CHARS } from '../../src/parse/index.js';
 import { goEdits } from '../helpers/go-edits.js';
 
 const KUBELET = readFileSync(join(import.meta.dirname, '..', '..', '..', 'test', 'fixtures', 'go', 'kubelike', 'pkg', 'kubelet', 'kubelet.go'), 'latin1');
@@ -44,16 +44,27 @@ func (w *Worker${i}) Run${i}(n int) error {
 
 const packed = (path: string, text: string) => Buffer.from(packFacts(extractFile(path, Buffer.from(text, 'latin1'))));
 
-/** The splice's bytes for `next` after `text`, checked against a whole parse's; undefined when it gave up. */
+/**
+ * The splice's bytes for `next` after `text`, checked against a whole parse's, and the shift it tells
+ * against factsShift's; undefined when it gave up.
+ */
 function check(path: string, text: string, next: string): Buffer | undefined {
-  const facts = spliceFacts(path, Buffer.from(next, 'latin1'), packed(path, text));
+  const old = packed(path, text);
+  const facts = spliceFacts(path, Buffer.from(next, 'latin1'), old);
   if (!facts) return undefined;
   const got = Buffer.from(packFacts(facts));
   assert.ok(got.equals(packed(path, next)), `the splice differs from a whole parse`);
+  const told = splicedShift(facts);
+  assert.ok(told.found);
+  assert.deepStrictEqual(told.shift, factsShift(unpackFacts(old), facts), 'the splice tells another shift than factsShift');
   return got;
 }
 
 describe('spliceFacts', () => {
+  it('tells factsShift\'s answer only for the facts it made', () => {
+    assert.equal(splicedShift(extractFile('a.go', Buffer.from('package a\n'))).found, false);
+  });
+
   it('gives a whole parse\'s bytes for every edit of the fixture kubelet.go it takes', () => {
     assert.ok(KUBELET.length >= SEGMENTS_MIN_CHARS);
     let taken = 0;
