@@ -29,7 +29,6 @@ import type { ParseClock } from './clock.js';
 import { DECL_WORDS as W, hashRange, lineCount, segmentsMade, SEGMENTS_MIN_CHARS, type Segments } from './segments.js';
 import { LINE_KEYS, OFFSET_KEYS, ShiftPairs } from './positions.js';
 
-
 /**
  * What factsShift would say of the old facts and the facts spliceFacts made (undefined where it
  * would find records changed), made as the splice goes: the facts before the region stay where they
