@@ -7,7 +7,7 @@ import { basename, join, sep } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import type { BuildContext, Diagnostic, Graph, GraphChanges } from '../model/index.js';
 import { scanSource, SourceError, statNow, type Scope, type SourceScan, type SourcePackage, type SourceSnapshot } from '../source/index.js';
-import { extractAll, factsShift, nativeParserInUse, newClock, splicedShift, unpackFacts, workersFor, type FileFacts, type ParseClock, type StringTable } from '../parse/index.js';
+import { extractAll, factsShift, nativeParserInUse, newClock, SEGMENTS_MIN_CHARS, splicedShift, unpackFacts, workersFor, type FileFacts, type ParseClock, type StringTable } from '../parse/index.js';
 import { buildProgram, factsDiagnostics, resolveProgram, ResolveSession, symbolFields, type FilesChange, type PackageInput } from '../resolve/index.js';
 import { appendFactsEntries, contentHash, graphFileLabelled, textHash, factsHash, factsKey, factsPackWriter, readFactsEntries, readFactsPack, readGraphFile, readPack, withGraphLines, writeGraphFile, writePack, type FactsPack, type LiveKeys, type PackMemo } from './cache.js';
 import { decodePacked, encodePacked, PACK_VERSION, packGraph, summarize, summarizeGraph, unpackGraph, type GraphSummary, type PackedGraph } from '../graph/pack.js';
@@ -730,8 +730,12 @@ function build(opts: IndexOptions, useSnapshot: boolean, again = false): IndexRe
   if (state && changed && changed.length <= CUTOFF_MAX_FILES) {
     // Each changed file's entry in the state's inputs (a few files: looked for one by one, with no map of them all).
     const before = new Map(changed.map((c) => [c.path, state.inputs.files.find((e) => e[0] === c.path)]));
-    // Their old facts, which a build that keeps no trees parses the files in part from (see splice.ts).
-    const oldKeys = new Map(changed.flatMap((c) => { const e = before.get(c.path); return e ? [[c.path, factsKey(c.path, e[1], c.active)] as const] : []; }));
+    // Their old facts, which a build that keeps no trees parses the files in part from (see splice.ts):
+    // only a file large enough to carry segments can be, so a smaller one's facts are not read here.
+    const oldKeys = new Map(changed.flatMap((c) => {
+      const e = before.get(c.path);
+      return e && (c.bytes?.length ?? 0) >= SEGMENTS_MIN_CHARS ? [[c.path, factsKey(c.path, e[1], c.active)] as const] : [];
+    }));
     const oldEntries = opts.memo === undefined && oldKeys.size > 0 ? readFactsEntries(packFile, [...oldKeys.values()]) : undefined;
     early = parseChanged(changed, opts, oldEntries && ((path) => oldEntries.get(oldKeys.get(path)!)));
     // The facts the last build of this process parsed (an edit's old facts are mostly those), and these for the next.
