@@ -201,15 +201,18 @@ export function packFacts(facts: FileFacts, table?: StringTable): Uint8Array {
  * layout).
  */
 export function factsIdentity(bytes: Uint8Array): [Uint8Array, Uint8Array] {
-  const segmentsLen = bytes.byteLength >= HEAD ? Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).readUInt32LE(20) : 0;
-  return [bytes.subarray(0, 20), bytes.subarray(HEAD, Math.max(HEAD, bytes.byteLength - segmentsLen))];
+  return [bytes.subarray(0, 20), bytes.subarray(HEAD, Math.max(HEAD, bytes.byteLength - segmentsLength(bytes)))];
 }
 
 /** The segments stored with an encoded facts record, if any. */
 export function segmentsIn(bytes: Uint8Array): Segments | undefined {
-  if (bytes.byteLength < HEAD) return undefined;
-  const segmentsLen = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).readUInt32LE(20);
-  return segmentsLen > 0 && segmentsLen <= bytes.byteLength - HEAD ? decodeSegments(bytes.subarray(bytes.byteLength - segmentsLen)) : undefined;
+  const n = segmentsLength(bytes);
+  return n > 0 && n <= bytes.byteLength - HEAD ? decodeSegments(bytes.subarray(bytes.byteLength - n)) : undefined;
+}
+
+/** The length of the segments an encoded facts record holds, as its head says (0 for a record too short to have a head). */
+function segmentsLength(bytes: Uint8Array): number {
+  return bytes.byteLength >= HEAD ? Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).readUInt32LE(20) : 0;
 }
 
 /**
