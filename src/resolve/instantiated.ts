@@ -77,15 +77,10 @@ export function withFieldTypes(types: Types, base: Iterable<TypeInfo>): Set<Type
   // Value-typed fields (embedded or not) of created structs are created with them.
   const queue = [...out];
   while (queue.length) {
-    const t = queue.pop()!;
-    const u = types.underlying({ k: 'named', t });
-    if (u.k !== 'struct') continue;
-    for (const f of u.fields) {
-      const ft = types.unalias(types.resolve(f.t, u.file));
-      if (ft.k === 'named' && !out.has(ft.t)) {
-        out.add(ft.t);
-        queue.push(ft.t);
-      }
+    for (const ft of types.fieldTypes(queue.pop()!)) {
+      if (out.has(ft)) continue;
+      out.add(ft);
+      queue.push(ft);
     }
   }
   return out;

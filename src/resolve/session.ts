@@ -1482,7 +1482,11 @@ export class ResolveSession {
     // (With structs whose embedded fields changed, their method sets are made again even when those
     // promote nothing: which types they embed is kept with them, see Implementations.methodSet.)
     if (methodNames.size > 0 || ifaceTypes.length > 0 || embeddingTypes.size > 0) for (const key of r.methodsChanged(methodTypes, methodNames, ifaceTypes.length > 0)) seeds.add(`d:${key}`);
-    for (const key of [...typesDropped, ...r.refreshCreated(plans.map((p) => p.file), structs)]) seeds.add(`d:${key}`);
+    // The created types follow fields from what is created: only fields of the structs that stay can
+    // bring in other types than those of the types that came (no other declaration names one, see
+    // typeAddable), and refreshCreated follows the fields of the types newly created.
+    const keptFields = plans.some((p) => p.fields !== undefined && p.fields.size > 0);
+    for (const key of [...typesDropped, ...r.refreshCreated(plans.map((p) => p.file), keptFields)]) seeds.add(`d:${key}`);
     lap('created');
     const members = (tops: Iterable<FuncInfo>) => [...tops].flatMap((top) => (this.infos.get(top.file) ?? []).filter((fn) => topOf(fn) === top));
     const moved = new Set(members(movedTops.keys()));

@@ -55,6 +55,8 @@ export class Types {
   private resolved = new WeakMap<TypeExpr, { file: FileInfo; r: RType }>();
   private underlyings = new Map<TypeInfo, RType>();
   private unaliased = new Map<TypeInfo, RType>();
+  /** The named types of a struct's fields, by the struct's resolved type (see fieldTypes). */
+  private namedFields = new WeakMap<RType, TypeInfo[]>();
   /**
    * Told the name of every member looked up (once per lookup, not per embedded level), when set: a
    * session notes it as read, so that a method that comes or goes finds what looked for its name.
@@ -161,6 +163,27 @@ export class Types {
       return u;
     }
     return t;
+  }
+
+  /**
+   * The named types of the fields of the struct a named type is (embedded or not, aliases followed),
+   * in the fields' order; none when it is not a struct. Kept by the struct's resolved type, which is
+   * made again when the type's fields change (see forgetUnderlyings), as the fields' own resolutions
+   * are kept (see resolve and unalias).
+   */
+  fieldTypes(t: TypeInfo): readonly TypeInfo[] {
+    const u = this.underlying({ k: 'named', t });
+    if (u.k !== 'struct') return [];
+    let out = this.namedFields.get(u);
+    if (!out) {
+      out = [];
+      for (const f of u.fields) {
+        const ft = this.unalias(this.resolve(f.t, u.file));
+        if (ft.k === 'named') out.push(ft.t);
+      }
+      this.namedFields.set(u, out);
+    }
+    return out;
   }
 
   /** For `type A = B` aliases, the aliased type. */
