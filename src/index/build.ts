@@ -1327,35 +1327,56 @@ function partsOf(packages: SourcePackage[], facts: readonly (string | undefined)
 
 /**
  * The parts of the description of `packages` with `facts`, made from the last one by hashing again
- * the packages whose files' facts changed; undefined when anything else changed (the head: root,
- * module, context, diagnostics; a package, a file, whether it is in the build, its constraint) or
- * more than CUTOFF_MAX_FILES files' facts did.
+ * the packages whose files changed: their facts, or which files they hold, whether each is in the
+ * build and its constraint (files that came or went). Undefined when anything else changed (the head:
+ * root, module, context, diagnostics; which packages there are, in order) or when more than
+ * CUTOFF_MAX_FILES files changed (a file that came or went, or whose facts changed, or every file of
+ * a package whose files otherwise changed).
  */
 function partsWith(last: Described, head: string, packages: SourcePackage[], facts: (string | undefined)[]): string[] | undefined {
-  if (last.head !== head || last.packages.length !== packages.length || last.facts.length !== facts.length) return undefined;
-  const changed: [pkg: number, from: number][] = [];
-  let files = 0;
-  let at = 0;
+  if (last.head !== head || last.packages.length !== packages.length) return undefined;
   // The same packages (a description of stored inputs over a scope of the same structure: see storedDescription).
   const same = last.packages === packages;
+  if (same && last.facts.length !== facts.length) return undefined;
+  const changed: [pkg: number, from: number][] = [];
+  let files = 0;
+  // Where the package's files start in `facts`, and in the last description's.
+  let at = 0;
+  let was = 0;
   for (let i = 0; i < packages.length; i++) {
     const [p, q] = [packages[i], last.packages[i]];
-    if (!same && (p.importPath !== q.importPath || p.files.length !== q.files.length)) return undefined;
+    if (!same && p.importPath !== q.importPath) return undefined;
     const from = at;
+    at += p.files.length;
+    if (!same && !sameFiles(p.files, q.files)) {
+      files += Math.max(p.files.length, q.files.length);
+      changed.push([i, from]);
+      was += q.files.length;
+      continue;
+    }
     let mine = false;
-    for (let j = 0; j < p.files.length; j++, at++) {
-      const [f, g] = [p.files[j], q.files[j]];
-      if (!same && (f.path !== g.path || f.active !== g.active || (f.constraint ?? null) !== (g.constraint ?? null))) return undefined;
-      if (facts[at] === last.facts[at]) continue;
+    for (let j = 0; j < p.files.length; j++) {
+      if (facts[from + j] === last.facts[was + j]) continue;
       files++;
       mine = true;
     }
+    was += q.files.length;
     if (mine) changed.push([i, from]);
   }
-  if (files > CUTOFF_MAX_FILES) return undefined;
+  if (files > CUTOFF_MAX_FILES || at !== facts.length || was !== last.facts.length) return undefined;
   const parts = last.parts.slice();
   for (const [i, from] of changed) parts[i] = partOf(packages[i], facts, from);
   return parts;
+}
+
+/** Whether two packages' lists of files describe the same files: paths, whether each is in the build, constraints. */
+function sameFiles(a: readonly DescribedFile[], b: readonly DescribedFile[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let j = 0; j < a.length; j++) {
+    const [f, g] = [a[j], b[j]];
+    if (f.path !== g.path || f.active !== g.active || (f.constraint ?? null) !== (g.constraint ?? null)) return false;
+  }
+  return true;
 }
 
 /** A file as resolveInputs describes it: path, whether it is in the build, its constraint, its facts' hash. */
