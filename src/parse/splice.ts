@@ -22,6 +22,7 @@
  * var's calls, and init functions and package-level closures are numbered across the file. Any edit
  * outside these bounds gets undefined: the caller parses the whole file.
  */
+import { isAscii } from 'node:buffer';
 import type { FileFacts } from './facts.js';
 import { segmentsIn, unpackFacts } from './codec.js';
 import { extractLayout } from './extract.js';
@@ -48,7 +49,7 @@ const SPACE = 0x20;
 /** The facts of `bytes` made from `old` (the encoded facts of the file's last version), or undefined when a whole parse is needed. */
 export function spliceFacts(path: string, bytes: Uint8Array, old: Uint8Array, clock?: ParseClock): FileFacts | undefined {
   const seg = segmentsIn(old);
-  if (!seg || !ascii(bytes)) return undefined;
+  if (!seg || !isAscii(bytes)) return undefined;
   const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1');
   const L = text.length;
   const n = seg.decls.length / W;
@@ -281,11 +282,6 @@ function findConstants(lists: unknown[], wanted: Set<string>, found: Map<string,
 
 function isInit(f: { name: string; kind: string }): boolean {
   return f.kind === 'func' && f.name === 'init';
-}
-
-function ascii(bytes: Uint8Array): boolean {
-  for (let i = 0; i < bytes.length; i++) if (bytes[i] >= 0x80) return false;
-  return true;
 }
 
 /** Whether bytes[from, to) is white space only. */

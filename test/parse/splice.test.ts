@@ -119,8 +119,9 @@ describe('spliceFacts', () => {
     // A function made a comment: the region would end with a comment, which could join the doc
     // comment of the declaration after it.
     none(text.replace(/func \(w \*Worker7\) Run7[^]*?\n}\n/, '// gone\n'));
-    // Not ASCII.
+    // Not ASCII: a byte that is no UTF-8, and a name with a character of two bytes.
     none(text.replace('"got"', '"g\u00e9t"'));
+    assert.equal(spliceFacts('gen.go', Buffer.from(text.replace('"got", v,', '"got", v\u00e9,'), 'utf8'), packed('gen.go', text)), undefined);
     // Old facts without segments (a small file).
     const small = 'package a\n\nfunc f() {}\n';
     assert.equal(segmentsIn(packed('a.go', small)), undefined);
