@@ -7,7 +7,7 @@ import { basename, join, sep } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import type { BuildContext, Diagnostic, Graph, GraphChanges } from '../model/index.js';
 import { scanSource, SourceError, statNow, type Scope, type SourceScan, type SourcePackage, type SourceSnapshot } from '../source/index.js';
-import { extractAll, factsShift, nativeParserInUse, newClock, SEGMENTS_MIN_CHARS, splicedShift, unpackFacts, workersFor, type FileFacts, type ParseClock, type StringTable } from '../parse/index.js';
+import { extractAll, factsShift, keptFacts, nativeParserInUse, newClock, SEGMENTS_MIN_CHARS, splicedShift, unpackFacts, workersFor, type FileFacts, type ParseClock, type StringTable } from '../parse/index.js';
 import { buildProgram, factsDiagnostics, resolveProgram, ResolveSession, symbolFields, type FilesChange, type PackageInput } from '../resolve/index.js';
 import { appendFactsEntries, contentHash, graphFileLabelled, textHash, factsHash, factsKey, factsPackWriter, readFactsEntries, readFactsPack, readGraphFile, readPack, withGraphLines, writeGraphFile, writePack, type FactsPack, type LiveKeys, type PackMemo } from './cache.js';
 import { decodePacked, encodePacked, PACK_VERSION, packGraph, summarize, summarizeGraph, unpackGraph, type GraphSummary, type PackedGraph } from '../graph/pack.js';
@@ -1218,10 +1218,33 @@ interface Parsed {
  * splice.ts).
  */
 function parseChanged(changed: ParseInput[], opts: IndexOptions, old?: (path: string) => Uint8Array | undefined): Map<string, Parsed> {
+  const made = new Map<string, Parsed>();
+  // A file changed only in comments after its last declaration keeps its old facts (see keptFacts):
+  // it is not parsed, and they are decoded only if read.
+  const rest: ParseInput[] = [];
+  for (const c of changed) {
+    const was = c.active ? old?.(c.path) : undefined;
+    const kept = was && keptFacts(bytesOf(c), was);
+    if (kept) made.set(c.path, keptParsed(kept));
+    else rest.push(c);
+  }
   const packed: Uint8Array[] = [];
   const retain = opts.memo !== undefined;
-  const facts = extractAll(changed.map((c) => ({ path: c.path, bytes: bytesOf(c), declarationsOnly: !c.active, retain, old: old?.(c.path) })), { workers: opts.workers, onPacked: (i, p) => (packed[i] = p) });
-  return new Map(changed.map((c, i) => [c.path, { facts: facts[i], packed: packed[i], factsHash: factsHash(packed[i]) }]));
+  const facts = extractAll(rest.map((c) => ({ path: c.path, bytes: bytesOf(c), declarationsOnly: !c.active, retain, old: old?.(c.path) })), { workers: opts.workers, onPacked: (i, p) => (packed[i] = p) });
+  rest.forEach((c, i) => made.set(c.path, { facts: facts[i], packed: packed[i], factsHash: factsHash(packed[i]) }));
+  return new Map(changed.map((c) => [c.path, made.get(c.path)!]));
+}
+
+/** A file's encoded facts as parseChanged gives them, decoded when first read. */
+function keptParsed(packed: Uint8Array): Parsed {
+  let facts: FileFacts | undefined;
+  return {
+    packed,
+    factsHash: factsHash(packed),
+    get facts() {
+      return (facts ??= unpackFacts(packed));
+    },
+  };
 }
 
 /**

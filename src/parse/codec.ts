@@ -210,6 +210,17 @@ export function segmentsIn(bytes: Uint8Array): Segments | undefined {
   return n > 0 && n <= bytes.byteLength - HEAD ? decodeSegments(bytes.subarray(bytes.byteLength - n)) : undefined;
 }
 
+/** An encoded facts record with other segments: the same facts, the same identity (see factsIdentity). */
+export function withSegments(bytes: Uint8Array, segments: Segments): Uint8Array {
+  const facts = bytes.subarray(0, bytes.byteLength - segmentsLength(bytes));
+  const tail = encodeSegments(segments);
+  const out = Buffer.alloc(facts.byteLength + tail.byteLength);
+  out.set(facts, 0);
+  out.set(tail, facts.byteLength);
+  out.writeUInt32LE(tail.byteLength, 20);
+  return out;
+}
+
 /** The length of the segments an encoded facts record holds, as its head says (0 for a record too short to have a head). */
 function segmentsLength(bytes: Uint8Array): number {
   return bytes.byteLength >= HEAD ? Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).readUInt32LE(20) : 0;

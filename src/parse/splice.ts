@@ -24,7 +24,7 @@
  */
 import { isAscii } from 'node:buffer';
 import type { FileFacts } from './facts.js';
-import { segmentsIn, unpackFacts } from './codec.js';
+import { segmentsIn, unpackFacts, withSegments } from './codec.js';
 import { extractLayout } from './extract.js';
 import type { ParseClock } from './clock.js';
 import { DECL_WORDS as W, hashRange, lineCount, segmentsMade, SEGMENTS_MIN_CHARS, type Segments } from './segments.js';
@@ -45,6 +45,49 @@ export function splicedShift(facts: FileFacts): { found: boolean; shift?: { line
 
 const NEWLINE = 0x0a;
 const SPACE = 0x20;
+
+/**
+ * The encoded facts of `bytes` when it differs from the file's last version (`old`, encoded facts with
+ * segments) only after its last declaration, in comments and white space: the old facts, which a parse
+ * of the whole file would make again, stored with the new text's segments (its lines, length and
+ * tail's hash). Undefined otherwise. Nothing is parsed, decoded or encoded.
+ */
+export function keptFacts(bytes: Uint8Array, old: Uint8Array): Uint8Array | undefined {
+  const seg = segmentsIn(old);
+  const n = seg ? seg.decls.length / W : 0;
+  if (!seg || n === 0 || bytes.length < SEGMENTS_MIN_CHARS || !isAscii(bytes)) return undefined;
+  const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1');
+  const end = seg.decls[(n - 1) * W];
+  if (text.length < end) return undefined;
+  const h = new Int32Array(2);
+  const same = (from: number, to: number, words: Int32Array, at: number): boolean => {
+    hashRange(text, from, to, h, 0);
+    return h[0] === words[at] && h[1] === words[at + 1];
+  };
+  if (!same(0, seg.header, seg.hashes, 0)) return undefined;
+  for (let k = 0; k < n; k++) if (!same(k === 0 ? seg.header : seg.decls[(k - 1) * W], seg.decls[k * W], seg.decls, k * W + 1)) return undefined;
+  if (!commentsOnly(text, end)) return undefined;
+  const hashes = Int32Array.from(seg.hashes);
+  hashRange(text, end, text.length, hashes, 2);
+  return withSegments(old, { ...seg, lines: lineCount(text), length: text.length, hashes });
+}
+
+/** Whether text from `from` on is white space and whole comments only. */
+function commentsOnly(text: string, from: number): boolean {
+  for (let i = from; i < text.length;) {
+    const c = text.charCodeAt(i);
+    if (c === SPACE || c === NEWLINE || c === 0x09 || c === 0x0d) i++;
+    else if (text.startsWith('//', i)) {
+      const eol = text.indexOf('\n', i);
+      i = eol < 0 ? text.length : eol;
+    } else if (text.startsWith('/*', i)) {
+      const closed = text.indexOf('*/', i + 2);
+      if (closed < 0) return false;
+      i = closed + 2;
+    } else return false;
+  }
+  return true;
+}
 
 /** The facts of `bytes` made from `old` (the encoded facts of the file's last version), or undefined when a whole parse is needed. */
 export function spliceFacts(path: string, bytes: Uint8Array, old: Uint8Array, clock?: ParseClock): FileFacts | undefined {

@@ -6,7 +6,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { extractFile, factsShift, packFacts, segmentsIn, spliceFacts, splicedShift, unpackFacts, SEGMENTS_MIN_CHARS } from '../../src/parse/index.js';
+import { extractFile, factsIdentity, factsShift, keptFacts, packFacts, segmentsIn, spliceFacts, splicedShift, unpackFacts, SEGMENTS_MIN_CHARS } from '../../src/parse/index.js';
 import { goEdits } from '../helpers/go-edits.js';
 
 const KUBELET = readFileSync(join(import.meta.dirname, '..', '..', '..', 'test', 'fixtures', 'go', 'kubelike', 'pkg', 'kubelet', 'kubelet.go'), 'latin1');
@@ -126,5 +126,42 @@ describe('spliceFacts', () => {
     const small = 'package a\n\nfunc f() {}\n';
     assert.equal(segmentsIn(packed('a.go', small)), undefined);
     assert.equal(spliceFacts('a.go', Buffer.from(`${small}// x\n`), packed('a.go', small)), undefined);
+  });
+});
+
+describe('facts kept for an edit of comments after the last declaration', () => {
+  it('are the old facts with the segments a whole parse stores', () => {
+    const gen = numbered();
+    const edits: [string, string][] = [
+      [KUBELET, `${KUBELET}\n// last\n`],
+      [KUBELET, `${KUBELET}/* a\n b */  \n\t// c`],
+      [gen, gen.replace('/* The end. */\n', '')],
+      [gen, gen.replace('/* The end. */', '// The end, // twice /* and a half')],
+      [gen, `${gen}\n\n\r\n`],
+      // On the last declaration's line.
+      [KUBELET, KUBELET.replace(/}\s*$/, '} // last')],
+    ];
+    for (const [text, next] of edits) {
+      const old = packed('k.go', text);
+      const kept = keptFacts(Buffer.from(next, 'latin1'), old);
+      assert.ok(kept, JSON.stringify(next.slice(-40)));
+      assert.ok(Buffer.from(kept).equals(packed('k.go', next)), 'the kept facts differ from a whole parse');
+      const [was, now] = [factsIdentity(old), factsIdentity(kept)];
+      assert.ok(Buffer.from(was[0]).equals(Buffer.from(now[0])) && Buffer.from(was[1]).equals(Buffer.from(now[1])));
+    }
+  });
+
+  it('are not kept for any other edit', () => {
+    const none = (text: string, next: string) => assert.equal(keptFacts(Buffer.from(next, 'latin1'), packed('k.go', text)), undefined);
+    // A declaration appended, a token, a comment left open.
+    none(KUBELET, `${KUBELET}\nfunc later() {}\n`);
+    none(KUBELET, `${KUBELET}\n}\n`);
+    none(KUBELET, `${KUBELET}\n/* never closed\n`);
+    // The header, and a declaration.
+    none(KUBELET, `// first\n${KUBELET}`);
+    none(KUBELET, KUBELET.replace('fmt.Errorf("the container runtime has no name")', 'fmt.Errorf("the runtime has no name")'));
+    // Not ASCII, and a file too small for segments.
+    none(KUBELET, `${KUBELET}\n// caf\u00e9\n`);
+    none('package a\n\nfunc f() {}\n', 'package a\n\nfunc f() {}\n// x\n');
   });
 });
