@@ -278,7 +278,9 @@ export function storeState(dir: string): { graph?: string; fresh?: Freshness } {
   const store = readStoreIn(dir);
   store?.close();
   if (!store) return {};
-  const m = readFreshness(dir);
+  // Uncounted (see freshnessOf): nothing read of it here relies on its paths' count (its graph, its
+  // moves or delta, and sameFreshness, which compares its paths and arrays with a manifest's).
+  const m = readFreshness(dir, false);
   return m && holds(store, m) ? { graph: m.graph, fresh: m } : { graph: store.graph };
 }
 
