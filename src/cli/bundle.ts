@@ -31,6 +31,9 @@ export const CORE_BUNDLE = join('src', 'cli', 'core.cjs');
 /** The command modules main.ts imports only for their commands: left out of the bundle. */
 const LAZY = ['annotations-commands', 'run-command', 'notes-commands', 'diff-command', 'site-command', 'guide-commands'];
 
+/** The name the bundle gives each module's own URL (what `import.meta.url` is in the ES modules). */
+const MODULE_URL = '__kubeletAtlasModuleUrl';
+
 /** How commander.ts loads commander (see there); the bundle's copy says `require`, which esbuild follows. */
 const COMMANDER_LOAD = "createRequire(import.meta.url)('commander')";
 
@@ -67,10 +70,13 @@ export async function bundleCli(dist: string): Promise<{ file: string; modules: 
               text = text.replace(COMMANDER_LOAD, "require('commander')");
             }
             if (!args.path.startsWith(distSrc) || !text.includes('import.meta.url')) return { contents: text, loader: 'js' };
-            // The module's own URL, found from the bundle's folder at run time (the package can move).
+            // The module's own URL, found from the bundle's folder at run time (the package can move),
+            // in a constant of the module's own: written in place, its require() would be the one of
+            // the function it lands in, and `const require = createRequire(import.meta.url)` read
+            // its own name before it was set (the bindings' path then failed in every parse).
             const rel = relative(dirname(outfile), args.path).split(sep).join('/');
             const url = `require('node:url').pathToFileURL(require('node:path').join(__dirname, ${JSON.stringify(rel)})).href`;
-            return { contents: text.replaceAll('import.meta.url', url), loader: 'js' };
+            return { contents: `const ${MODULE_URL} = ${url};\n${text.replaceAll('import.meta.url', MODULE_URL)}`, loader: 'js' };
           });
         },
       },

@@ -58,6 +58,23 @@ describe('the CLI bundle (dist/src/cli/core.cjs)', () => {
   });
 });
 
+describe('the CLI bundle without the native parser (KUBELET_ATLAS_NATIVE=0: the tree-sitter bindings)', () => {
+  it('parses as the ES modules do', () => {
+    const callgraph = (bundle: boolean) => {
+      const env = { ...process.env, KUBELET_ATLAS_NATIVE: '0', KUBELET_ATLAS_DEBUG: '1', KUBELET_ATLAS_BUNDLE: bundle ? '1' : '0' };
+      const r = spawnSync(process.execPath, [resolve('bin/kubelet-atlas.cjs'), 'callgraph', '--format', 'tsv', '--source', fixture, '--cache-dir', tempDir('ka-bundle-bindings-')], { encoding: 'utf8', env, timeout: 120_000 });
+      assert.equal(r.status, 0, r.stderr);
+      // Said on stderr with KUBELET_ATLAS_DEBUG: which code ran.
+      assert.match(r.stderr, bundle ? /ran from .*core\.cjs/ : /ran from the ES modules/);
+      return r.stdout;
+    };
+    const fromBundle = callgraph(true);
+    assert.doesNotMatch(fromBundle, /could not parse/);
+    assert.ok(fromBundle.split('\n').length > 100, 'the fixture has more than a hundred edges');
+    assert.equal(fromBundle, callgraph(false));
+  });
+});
+
 describe('the bin', () => {
   // A package of stand-ins: the real bin, a "bundle" and "ES modules" that say which ran.
   function stand(): string {
