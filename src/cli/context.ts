@@ -9,7 +9,7 @@ import { defaultCacheDir, resolveSourceDir } from '../source/locate.js';
 import { SourceError } from '../source/errors.js';
 import type { Scope } from '../source/types.js';
 import type { IndexOptions, IndexResult } from '../index/build.js';
-import { awaitWatch, indexDir, openStorePending, storeFreshIn, WATCH_GRACE_MS } from '../index/stored.js';
+import { awaitWatch, freshManifestIn, indexDir, openStorePending, WATCH_GRACE_MS, type Freshness } from '../index/stored.js';
 import { GraphView, SymbolTable } from '../graph/index.js';
 import { UserError } from './errors.js';
 import { BACKGROUND_ENV, backgroundFromEnv, keepInBackground } from './background.js';
@@ -196,10 +196,11 @@ async function indexResult(o: CommonOptions, io: Io, progress = false, known?: s
   try {
     // `index` builds: every file whose stat moved since the last scan is read and hashed again (see
     // source/snapshot.ts). Queries trust the store when no file's size or mtime moved, as does `index`
-    // when a watch has just taken the tree in (it read and hashed what moved).
+    // when a watch has just taken the tree in (it read and hashed what moved); the manifest the wait
+    // found matching the tree is not checked against it again.
     const { buildIndex, loadIndex: loadStoredIndex } = await import('../index/build.js');
-    const result = progress && !watched ? buildIndex(options) : loadStoredIndex(options);
-    return { result, root: options.root, watch: watched && result.fromCache ? watched : undefined };
+    const result = progress && !watched ? buildIndex(options) : loadStoredIndex(options, watched?.checked);
+    return { result, root: options.root, watch: watched && result.fromCache ? watched.pid : undefined };
   } catch (err) {
     if (err instanceof SourceError) throw new UserError(err.message, 2, err.hint);
     throw err;
@@ -208,10 +209,13 @@ async function indexResult(o: CommonOptions, io: Io, progress = false, known?: s
 
 /**
  * Waits for a watch that keeps the index in `dir`, saying so on stderr when the wait is long or ends
- * without it; the watch's process when it left the index up to date with the tree.
+ * without it; when the watch left the index up to date with the tree, its process and the manifest
+ * file found matching the tree.
  */
-async function waitForWatch(dir: string, io: Io): Promise<number | undefined> {
-  const waited = await awaitWatch(dir, () => storeFreshIn(dir), {
+async function waitForWatch(dir: string, io: Io): Promise<{ pid: number; checked?: Freshness } | undefined> {
+  // The manifest file the last check found matching the tree.
+  let checked: Freshness | undefined;
+  const waited = await awaitWatch(dir, () => (checked = freshManifestIn(dir)) !== undefined, {
     onWait: (m) => io.err(`kubelet-atlas: waiting for the index watch (process ${m.pid}) to take in the tree's changes\n`),
   });
   if (waited.ended === 'behind') {
@@ -219,7 +223,7 @@ async function waitForWatch(dir: string, io: Io): Promise<number | undefined> {
   } else if (waited.ended === 'limit') {
     io.err(`kubelet-atlas: the index watch (process ${waited.mark.pid}) is still building after ${Math.round(waited.ms / 1000)} s; building here\n`);
   }
-  return waited.ended === 'fresh' ? waited.mark.pid : undefined;
+  return waited.ended === 'fresh' ? { pid: waited.mark.pid, checked } : undefined;
 }
 
 /** Resolves a symbol argument or fails with candidates / suggestions. */

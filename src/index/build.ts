@@ -15,7 +15,7 @@ import { encodeStoreParts, moveStoreLinesParts } from '../graph/store.js';
 import { scratch } from '../graph/scratch.js';
 import { composeMoves, moveDiagnostics, movedLineCount, movesFit, remapPackedBytes, type FileMove } from '../graph/remap.js';
 import { makeSpare, writeParts, type Reuse } from './atomic.js';
-import { encodeFreshness, FRESH_FILE, freshNow, indexDir, manifestOf, manifestPaths, nativeStatAll, readFreshness, sameFreshness, serializeMoves, storeMoves, storeOnDisk, storeState, STORE_FILE, type Freshness, type Manifest, type StoreMoves } from './stored.js';
+import { encodeFreshness, FRESH_FILE, freshNow, indexDir, manifestOf, manifestPaths, nativeStatAll, readFreshness, sameFreshness, sameManifestFile, serializeMoves, storeMoves, storeOnDisk, storeState, STORE_FILE, type Freshness, type Manifest, type StoreMoves } from './stored.js';
 import { forgetDeltaBase, moveDeltaLines, storeDelta, takeDeltaBase } from '../graph/delta.js';
 import { forgetPackDeltaBase, packDelta, packDeltaBytes, packWritten, type PackDelta, type PackOnDisk } from '../graph/pack-delta.js';
 import { toolStamp } from './key.js';
@@ -286,12 +286,14 @@ const CUTOFF_MAX_FILES = 64;
  * Falls back to a full (hash-checked) build otherwise. A file added to a package dir changes the
  * dir's mtime, which the manifest also records.
  */
-export function loadIndex(opts: IndexOptions): IndexResult {
+export function loadIndex(opts: IndexOptions, checked?: Freshness): IndexResult {
   const t0 = performance.now();
   const dir = indexDir(opts);
   const state = readState(join(dir, STATE_FILE), opts.memo);
   const manifest = state && readFreshness(dir);
-  const fresh = state && manifest && manifest.graph === state.inputs.key && manifest.stamp === state.stamp && freshNow(manifest);
+  // `checked`: the manifest file as the caller found it to match the tree a moment before (a command
+  // that waited for a watch, see cli/context.ts); when it still says the same, it is not checked again.
+  const fresh = state && manifest && manifest.graph === state.inputs.key && manifest.stamp === state.stamp && ((checked && sameManifestFile(checked, manifest)) || freshNow(manifest));
   const bytes = fresh ? storedGraphLater(dir, state) : undefined;
   if (state && bytes) {
     const n = state.inputs.files.length;

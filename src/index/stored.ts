@@ -210,8 +210,20 @@ function startCheck(m: Freshness): () => boolean {
 
 /** Whether the manifest beside the query store in `dir` matches the tree (the store itself is not read). */
 export function storeFreshIn(dir: string): boolean {
+  return freshManifestIn(dir) !== undefined;
+}
+
+/** The manifest file beside the query store in `dir`, when it matches the tree; else undefined. */
+export function freshManifestIn(dir: string): Freshness | undefined {
   const m = readFreshness(dir, false);
-  return m !== undefined && freshNow(m);
+  return m !== undefined && freshNow(m) ? m : undefined;
+}
+
+/** Whether two readings of a manifest file say the same: stamp, graph, structure, paths, sizes and mtimes. */
+export function sameManifestFile(a: Freshness, b: Freshness): boolean {
+  if (a.stamp !== b.stamp || a.graph !== b.graph || a.structure !== b.structure || a.sizes.length !== b.sizes.length) return false;
+  for (let i = 0; i < a.sizes.length; i++) if (a.sizes[i] !== b.sizes[i] || a.mtimes[i] !== b.mtimes[i]) return false;
+  return a.paths.equals(b.paths);
 }
 
 // What a command needs to wait for a watch (see watch-mark.ts), from the query path's entry.

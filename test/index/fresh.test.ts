@@ -6,8 +6,8 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { chmodSync, cpSync, mkdirSync, readdirSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync, readFileSync } from 'node:fs';
 import { join, relative, resolve, sep } from 'node:path';
-import { encodeFreshness, freshNow, manifestOf, manifestPaths, nativeFreshCheckInUse, nativeStatAll, readFreshness } from '../../src/index/stored.js';
-import { buildIndex, indexDir, type IndexOptions } from '../../src/index/build.js';
+import { encodeFreshness, freshNow, manifestOf, manifestPaths, nativeFreshCheckInUse, nativeStatAll, readFreshness, sameManifestFile, type Freshness } from '../../src/index/stored.js';
+import { buildIndex, indexDir, loadIndex, type IndexOptions } from '../../src/index/build.js';
 import { defaultBuildContext } from '../../src/source/index.js';
 import { writeParts } from '../../src/index/atomic.js';
 import { statEach, statNow } from '../../src/source/index.js';
@@ -65,6 +65,49 @@ describe('manifest freshness', () => {
     assert.equal(fresh(m), false, 'a file removed');
 
     assert.equal(fresh({ paths: [], sizes: [], mtimes: [] }), true, 'an empty manifest');
+  });
+
+  it('tells two readings of a manifest file apart by every part (sameManifestFile)', () => {
+    const root = tempDir('ka-fresh-same-');
+    cpSync(fixture, root, { recursive: true });
+    const m = manifestOf(root, goFiles(root), (abs) => statNow(abs));
+    const read = (stamp = 'stamp', graph = 'graph', manifest = m): Freshness => {
+      const dir = tempDir('ka-fresh-same-file-');
+      writeParts(join(dir, 'query.fresh'), encodeFreshness(stamp, graph, manifest));
+      return readFreshness(dir)!;
+    };
+    const base = read();
+    assert.equal(sameManifestFile(base, read()), true);
+    assert.equal(sameManifestFile(base, read('other')), false, 'the stamp');
+    assert.equal(sameManifestFile(base, read('stamp', 'other')), false, 'the graph');
+    const mtimes = Array.from(m.mtimes);
+    mtimes[3] += 1;
+    assert.equal(sameManifestFile(base, read('stamp', 'graph', { ...m, mtimes })), false, 'an mtime');
+    const sizes = Array.from(m.sizes);
+    sizes[0] += 1;
+    assert.equal(sameManifestFile(base, read('stamp', 'graph', { ...m, sizes })), false, 'a size');
+    const paths = [...m.paths];
+    paths[1] = `${paths[1]}x`;
+    assert.equal(sameManifestFile(base, read('stamp', 'graph', { ...m, paths })), false, 'a path');
+  });
+
+  it('a stored index is loaded without its check when the caller checked that very manifest file, else checked', () => {
+    const root = tempDir('ka-fresh-load-');
+    cpSync(fixture, root, { recursive: true });
+    const opts: IndexOptions = { root, ctx: defaultBuildContext(), cacheDir: tempDir('ka-fresh-load-cache-'), racyMs: 0 };
+    buildIndex(opts);
+    const dir = indexDir(opts);
+    const checked = readFreshness(dir)!;
+    assert.equal(loadIndex(opts, checked).fromCache, true);
+    // The tree changes after the caller's check: the manifest file still reads the same, and is taken
+    // on the caller's word; one that reads otherwise is checked, and the change found.
+    const file = join(root, goFiles(root)[0]);
+    writeFileSync(file, readFileSync(file, 'utf8') + '\nfunc kubeletAtlasFreshLoad() {}\n');
+    assert.equal(loadIndex(opts, checked).fromCache, true);
+    const other: Freshness = { ...checked, mtimes: checked.mtimes.map((t, i) => (i === 0 ? t + 1 : t)) };
+    const rebuilt = loadIndex(opts, other);
+    assert.equal(rebuilt.fromCache, false);
+    assert.ok(rebuilt.files.parsed >= 1);
   });
 
   it('checks thousands of paths (the threaded case) and finds one change among them', () => {
