@@ -208,12 +208,7 @@ function startCheck(m: Freshness): () => boolean {
   return () => check.finish(handle) < 0;
 }
 
-/** Whether the manifest beside the query store in `dir` matches the tree (the store itself is not read). */
-export function storeFreshIn(dir: string): boolean {
-  return freshManifestIn(dir) !== undefined;
-}
-
-/** The manifest file beside the query store in `dir`, when it matches the tree; else undefined. */
+/** The manifest file beside the query store in `dir`, when it matches the tree (the store itself is not read); else undefined. */
 export function freshManifestIn(dir: string): Freshness | undefined {
   const m = readFreshness(dir, false);
   return m !== undefined && freshNow(m) ? m : undefined;
