@@ -57,26 +57,50 @@ export function keptFacts(bytes: Uint8Array, old: Uint8Array): Uint8Array | unde
   const n = seg ? seg.decls.length / W : 0;
   if (!seg || n === 0 || bytes.length < SEGMENTS_MIN_CHARS || !isAscii(bytes)) return undefined;
   const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1');
-  const end = seg.decls[(n - 1) * W];
-  if (text.length < end) return undefined;
-  const h = new Int32Array(2);
-  const same = (from: number, to: number, words: Int32Array, at: number): boolean => {
-    hashRange(text, from, to, h, 0);
-    return h[0] === words[at] && h[1] === words[at + 1];
-  };
-  if (!same(0, seg.header, seg.hashes, 0)) return undefined;
-  for (let k = 0; k < n; k++) if (!same(k === 0 ? seg.header : seg.decls[(k - 1) * W], seg.decls[k * W], seg.decls, k * W + 1)) return undefined;
-  if (!commentsOnly(text, end)) return undefined;
+  const { headerKept, p } = keptFront(text, seg);
+  const end = segStart(seg, n);
+  if (!headerKept || p < n || !commentsOnly(text, end)) return undefined;
   const hashes = Int32Array.from(seg.hashes);
   hashRange(text, end, text.length, hashes, 2);
   return withSegments(old, { ...seg, lines: lineCount(text), length: text.length, hashes });
 }
 
+/** Scratch words for hashedAs. */
+const HASHED = new Int32Array(2);
+
+/** Whether text[from, to) hashes to the two words at words[at] (never for a range outside the text). */
+function hashedAs(text: string, from: number, to: number, words: Int32Array, at: number): boolean {
+  if (from < 0 || to > text.length || from > to) return false;
+  hashRange(text, from, to, HASHED, 0);
+  return HASHED[0] === words[at] && HASHED[1] === words[at + 1];
+}
+
+/** Where old declaration k's segment starts (k = the number of declarations: the tail). */
+function segStart(seg: Segments, k: number): number {
+  return k === 0 ? seg.header : seg.decls[(k - 1) * W];
+}
+
+/**
+ * The old segments `text` holds unchanged from its start: whether the header does, and how many
+ * declarations after it (none when the header changed).
+ */
+function keptFront(text: string, seg: Segments): { headerKept: boolean; p: number } {
+  const n = seg.decls.length / W;
+  const headerKept = hashedAs(text, 0, seg.header, seg.hashes, 0);
+  let p = 0;
+  while (headerKept && p < n && hashedAs(text, segStart(seg, p), seg.decls[p * W], seg.decls, p * W + 1)) p++;
+  return { headerKept, p };
+}
+
+/** Whether byte or char code c is Go white space. */
+function blankCode(c: number): boolean {
+  return c === SPACE || c === NEWLINE || c === 0x09 || c === 0x0d;
+}
+
 /** Whether text from `from` on is white space and whole comments only. */
 function commentsOnly(text: string, from: number): boolean {
   for (let i = from; i < text.length;) {
-    const c = text.charCodeAt(i);
-    if (c === SPACE || c === NEWLINE || c === 0x09 || c === 0x0d) i++;
+    if (blankCode(text.charCodeAt(i))) i++;
     else if (text.startsWith('//', i)) {
       const eol = text.indexOf('\n', i);
       i = eol < 0 ? text.length : eol;
@@ -96,29 +120,19 @@ export function spliceFacts(path: string, bytes: Uint8Array, old: Uint8Array, cl
   const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1');
   const L = text.length;
   const n = seg.decls.length / W;
-  const h = new Int32Array(2);
-  const same = (from: number, to: number, words: Int32Array, at: number): boolean => {
-    if (from < 0 || to > L || from > to) return false;
-    hashRange(text, from, to, h, 0);
-    return h[0] === words[at] && h[1] === words[at + 1];
-  };
-  /** Where old declaration k's segment starts (k = n: the tail). */
-  const segStart = (k: number): number => (k === 0 ? seg.header : seg.decls[(k - 1) * W]);
   // The unchanged segments from the front: the header, then declarations 0..p-1. With the header
   // changed, the region starts at the file's start and its parse gives the imports.
-  const headerKept = same(0, seg.header, seg.hashes, 0);
-  let p = 0;
-  while (headerKept && p < n && same(segStart(p), seg.decls[p * W], seg.decls, p * W + 1)) p++;
-  const start = headerKept ? segStart(p) : 0;
+  const { headerKept, p } = keptFront(text, seg);
+  const start = headerKept ? segStart(seg, p) : 0;
   const delta = L - seg.length;
   // The unchanged segments from the back: declarations q..n-1, then the tail, all moved by delta.
   let q = n;
   let tailKept = false;
-  if (same(segStart(n) + delta, L, seg.hashes, 2) && segStart(n) + delta >= start) {
+  if (hashedAs(text, segStart(seg, n) + delta, L, seg.hashes, 2) && segStart(seg, n) + delta >= start) {
     tailKept = true;
-    while (q > p && segStart(q - 1) + delta >= start && same(segStart(q - 1) + delta, seg.decls[(q - 1) * W] + delta, seg.decls, (q - 1) * W + 1)) q--;
+    while (q > p && segStart(seg, q - 1) + delta >= start && hashedAs(text, segStart(seg, q - 1) + delta, seg.decls[(q - 1) * W] + delta, seg.decls, (q - 1) * W + 1)) q--;
   }
-  const regionEnd = tailKept ? segStart(q) + delta : L;
+  const regionEnd = tailKept ? segStart(seg, q) + delta : L;
   // Between declarations on both sides: a newline right after the kept front and at the region's end.
   if ((start > 0 && start < L && bytes[start] !== NEWLINE) || (regionEnd < L && bytes[regionEnd] !== NEWLINE)) return undefined;
   // A block comment opened in the region and closed after it: blanked, the text after the region
@@ -216,8 +230,10 @@ export function spliceFacts(path: string, bytes: Uint8Array, old: Uint8Array, cl
       if (typeof v === 'number') {
         if (k === 'parent' || (k === 'i' && r['k'] === 'fn')) r[k] = v + fp;
       } else if (k === 'closures' && Array.isArray(v)) r[k] = v.map((i: number) => i + fp);
-      else if (typeof v === 'object' && v !== null && constantKey(v) !== undefined) r[k] = shared(v);
-      else renumber(v);
+      else {
+        r[k] = shared(v);
+        renumber(r[k]);
+      }
     }
   };
   // The constants the region holds, looked for before the region when the records after it lack one.
@@ -294,17 +310,15 @@ function newSegments(
  */
 function constantKey(x: object): string | undefined {
   const r = x as Record<string, unknown>;
-  if (r['k'] === 'lit') {
-    let n = 0;
-    for (const _ in r) n++;
-    return n === 2 && typeof r['t'] === 'string' ? `lit:${r['t'] as string}` : undefined;
-  }
-  if (r['k'] === 'unknown') {
-    let n = 0;
-    for (const _ in r) n++;
-    return n === 1 ? 'unknown' : undefined;
-  }
+  if (r['k'] === 'lit') return keyCount(r) === 2 && typeof r['t'] === 'string' ? `lit:${r['t'] as string}` : undefined;
+  if (r['k'] === 'unknown') return keyCount(r) === 1 ? 'unknown' : undefined;
   return undefined;
+}
+
+function keyCount(r: object): number {
+  let n = 0;
+  for (const _ in r) n++;
+  return n;
 }
 
 /** Adds to `found` the old records of the constants `wanted` names, walking `lists` until every one is found. */
@@ -329,7 +343,7 @@ function isInit(f: { name: string; kind: string }): boolean {
 
 /** Whether bytes[from, to) is white space only. */
 function blankBetween(bytes: Uint8Array, from: number, to: number): boolean {
-  for (let i = from; i < to; i++) if (bytes[i] !== SPACE && bytes[i] !== NEWLINE && bytes[i] !== 0x09 && bytes[i] !== 0x0d) return false;
+  for (let i = from; i < to; i++) if (!blankCode(bytes[i])) return false;
   return true;
 }
 
