@@ -1223,17 +1223,17 @@ function parseChanged(changed: ParseInput[], opts: IndexOptions, old?: (path: st
   const made = new Map<string, Parsed>();
   // A file changed only in comments after its last declaration keeps its old facts (see keptFacts):
   // it is not parsed, and they are decoded only if read.
-  const rest: ParseInput[] = [];
+  const rest: [c: ParseInput, was: Uint8Array | undefined][] = [];
   for (const c of changed) {
-    const was = c.active ? old?.(c.path) : undefined;
-    const kept = was && keptFacts(bytesOf(c), was);
+    const was = old?.(c.path);
+    const kept = was && c.active && keptFacts(bytesOf(c), was);
     if (kept) made.set(c.path, keptParsed(kept));
-    else rest.push(c);
+    else rest.push([c, was]);
   }
   const packed: Uint8Array[] = [];
   const retain = opts.memo !== undefined;
-  const facts = extractAll(rest.map((c) => ({ path: c.path, bytes: bytesOf(c), declarationsOnly: !c.active, retain, old: old?.(c.path) })), { workers: opts.workers, onPacked: (i, p) => (packed[i] = p) });
-  rest.forEach((c, i) => made.set(c.path, { facts: facts[i], packed: packed[i], factsHash: factsHash(packed[i]) }));
+  const facts = extractAll(rest.map(([c, was]) => ({ path: c.path, bytes: bytesOf(c), declarationsOnly: !c.active, retain, old: was })), { workers: opts.workers, onPacked: (i, p) => (packed[i] = p) });
+  rest.forEach(([c], i) => made.set(c.path, { facts: facts[i], packed: packed[i], factsHash: factsHash(packed[i]) }));
   return new Map(changed.map((c) => [c.path, made.get(c.path)!]));
 }
 
