@@ -214,11 +214,16 @@ export function freshManifestIn(dir: string): Freshness | undefined {
   return m !== undefined && freshNow(m) ? m : undefined;
 }
 
-/** Whether two readings of a manifest file say the same: stamp, graph, structure, paths, sizes and mtimes. */
+/** Whether two readings of a manifest file say the same: graph, and what sameFreshness compares (stamp, structure, paths, sizes, mtimes). */
 export function sameManifestFile(a: Freshness, b: Freshness): boolean {
-  if (a.stamp !== b.stamp || a.graph !== b.graph || a.structure !== b.structure || a.sizes.length !== b.sizes.length) return false;
-  for (let i = 0; i < a.sizes.length; i++) if (a.sizes[i] !== b.sizes[i] || a.mtimes[i] !== b.mtimes[i]) return false;
-  return a.paths.equals(b.paths);
+  const { sizes, mtimes, structure } = b;
+  const manifest: Manifest = {
+    get paths() {
+      return manifestPaths(b);
+    },
+    sizes, mtimes, structure, pathBytes: b.paths,
+  };
+  return a.graph === b.graph && sameFreshness(a, b.stamp, manifest);
 }
 
 // What a command needs to wait for a watch (see watch-mark.ts), from the query path's entry.
