@@ -7,7 +7,7 @@ import { basename, join, sep } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import type { BuildContext, Diagnostic, Graph, GraphChanges } from '../model/index.js';
 import { scanSource, SourceError, statNow, type Scope, type SourceScan, type SourcePackage, type SourceSnapshot } from '../source/index.js';
-import { extractAll, factsShift, keptFacts, nativeParserInUse, newClock, SEGMENTS_MIN_CHARS, splicedShift, unpackFacts, workersFor, type FileFacts, type ParseClock, type StringTable } from '../parse/index.js';
+import { extractAll, factsShift, keptFacts, nativeParserInUse, newClock, SEGMENTS_MIN_CHARS, splicePacked, unpackFacts, workersFor, type FileFacts, type ParseClock, type Spliced, type StringTable } from '../parse/index.js';
 import { buildProgram, factsDiagnostics, resolveProgram, ResolveSession, symbolFields, type FilesChange, type PackageInput } from '../resolve/index.js';
 import { appendFactsEntries, contentHash, graphFileLabelled, textHash, factsHash, factsKey, factsPackWriter, readFactsEntries, readFactsPack, readGraphFile, readPack, withGraphLines, writeGraphFile, writePack, type FactsPack, type LiveKeys, type PackMemo } from './cache.js';
 import { decodePacked, encodePacked, PACK_VERSION, packGraph, summarize, summarizeGraph, unpackGraph, type GraphSummary, type PackedGraph } from '../graph/pack.js';
@@ -1124,13 +1124,12 @@ function movedGraph(a: { state: IndexState; dir: string; packFile: string; chang
   const shifts: FileMove[] = [];
   for (const [i, c] of changed.entries()) {
     const packed = entries.get(keys[i]);
-    const facts = early.get(c.path)!.facts;
-    // A file parsed in part comes with factsShift's answer (see splicedShift).
-    const spliced = splicedShift(facts);
-    const was = spliced.found ? undefined : (a.parsed?.get(keys[i]) ?? (packed && decodedOrNone(packed)));
-    const shift = spliced.found ? spliced.shift : was && factsShift(was, facts);
+    const parsed = early.get(c.path)!;
+    // A file parsed in part comes with factsShift's answer (see splicePacked).
+    const was = parsed.spliced ? undefined : (a.parsed?.get(keys[i]) ?? (packed && decodedOrNone(packed)));
+    const shift = parsed.spliced ? parsed.spliced.shift : was && factsShift(was, parsed.facts);
     if (!shift) return undefined;
-    shifts.push(shift.symbols ? [c.path, shift.lines, symbolFields(facts)] : [c.path, shift.lines]);
+    shifts.push(shift.symbols ? [c.path, shift.lines, symbolFields(parsed.spliced?.declared() ?? parsed.facts)] : [c.path, shift.lines]);
   }
   // The graph file's lines are where the state's moves (if any) and then these shifts put them.
   const moves = composeMoves(state.moves ?? [], shifts);
@@ -1211,6 +1210,8 @@ interface Parsed {
   facts: FileFacts;
   packed: Uint8Array;
   factsHash: string;
+  /** For facts made from the file's old ones (see splicePacked): what factsShift would say of the old and these. */
+  spliced?: Spliced;
 }
 
 /**
@@ -1222,27 +1223,30 @@ interface Parsed {
 function parseChanged(changed: ParseInput[], opts: IndexOptions, old?: (path: string) => Uint8Array | undefined): Map<string, Parsed> {
   const made = new Map<string, Parsed>();
   // A file changed only in comments after its last declaration keeps its old facts (see keptFacts):
-  // it is not parsed, and they are decoded only if read.
-  const rest: [c: ParseInput, was: Uint8Array | undefined][] = [];
+  // it is not parsed. Another is parsed in part where it can be (see splicePacked). Either way its
+  // facts are decoded only if read.
+  const rest: ParseInput[] = [];
   for (const c of changed) {
-    const was = old?.(c.path);
-    const kept = was && c.active && keptFacts(bytesOf(c), was);
-    if (kept) made.set(c.path, keptParsed(kept));
-    else rest.push([c, was]);
+    const was = c.active ? old?.(c.path) : undefined;
+    const kept = was && keptFacts(bytesOf(c), was);
+    const spliced = was && !kept ? splicePacked(c.path, bytesOf(c), was) : undefined;
+    if (kept || spliced) made.set(c.path, keptParsed(kept || spliced!.packed, spliced));
+    else rest.push(c);
   }
   const packed: Uint8Array[] = [];
   const retain = opts.memo !== undefined;
-  const facts = extractAll(rest.map(([c, was]) => ({ path: c.path, bytes: bytesOf(c), declarationsOnly: !c.active, retain, old: was })), { workers: opts.workers, onPacked: (i, p) => (packed[i] = p) });
-  rest.forEach(([c], i) => made.set(c.path, { facts: facts[i], packed: packed[i], factsHash: factsHash(packed[i]) }));
+  const facts = extractAll(rest.map((c) => ({ path: c.path, bytes: bytesOf(c), declarationsOnly: !c.active, retain })), { workers: opts.workers, onPacked: (i, p) => (packed[i] = p) });
+  rest.forEach((c, i) => made.set(c.path, { facts: facts[i], packed: packed[i], factsHash: factsHash(packed[i]) }));
   return new Map(changed.map((c) => [c.path, made.get(c.path)!]));
 }
 
 /** A file's encoded facts as parseChanged gives them, decoded when first read. */
-function keptParsed(packed: Uint8Array): Parsed {
+function keptParsed(packed: Uint8Array, spliced?: Spliced): Parsed {
   let facts: FileFacts | undefined;
   return {
     packed,
     factsHash: factsHash(packed),
+    spliced,
     get facts() {
       return (facts ??= unpackFacts(packed));
     },

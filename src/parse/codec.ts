@@ -53,6 +53,18 @@ let files = 0;
 let tokens = new Int32Array(1 << 16);
 let count = 0;
 
+/** The trie's node for `shape`'s keys and then `k`. */
+function shapeStep(shape: ShapeNode, k: string): ShapeNode {
+  let next = shape.lastKey === k ? shape.lastNext : shape.next.get(k);
+  if (!next) {
+    next = { next: new Map(), lastKey: undefined, lastNext: undefined, keys: [...shape.keys, k], file: -1, id: -1 };
+    shape.next.set(k, next);
+  }
+  shape.lastKey = k;
+  shape.lastNext = next;
+  return next;
+}
+
 function emit(t: number): void {
   if (count === tokens.length) {
     const bigger = new Int32Array(tokens.length * 2);
@@ -68,7 +80,7 @@ function emit(t: number): void {
  * does, see share.ts), in the same pass: a lookup in the table per distinct string of the file, where
  * a walk of its own would cost one per occurrence and a second visit of every record.
  */
-export function packFacts(facts: FileFacts, table?: StringTable): Uint8Array {
+export function packFacts(facts: FileFacts, table?: StringTable, repack?: Repack): Uint8Array {
   const file = files++;
   count = 0;
   const floats: number[] = [];
@@ -88,6 +100,16 @@ export function packFacts(facts: FileFacts, table?: StringTable): Uint8Array {
     }
     emit((id << 4) | STR);
     return strings[id];
+  };
+  /** The number of a string, written to the strings if new (as str does). */
+  const stringId = (v: string): number => {
+    let id = stringIds.get(v);
+    if (id === undefined) {
+      id = strings.length;
+      strings.push(table ? sharedString(v, table) : v);
+      stringIds.add(v, id);
+    }
+    return id;
   };
   const put = (v: unknown): void => {
     switch (typeof v) {
@@ -125,13 +147,16 @@ export function packFacts(facts: FileFacts, table?: StringTable): Uint8Array {
         if (Array.isArray(v)) {
           emit((v.length << 4) | ARR);
           open.push(v);
-          for (let i = 0; i < v.length; i++) {
-            const x: unknown = v[i];
-            // Assigned even when equal: the table's copy is another string (flat, tied to no text).
-            if (typeof x === 'string') {
-              const kept = str(x);
-              if (table) v[i] = kept;
-            } else put(x);
+          if (copy !== undefined) putOld(v);
+          else {
+            for (let i = 0; i < v.length; i++) {
+              const x: unknown = v[i];
+              // Assigned even when equal: the table's copy is another string (flat, tied to no text).
+              if (typeof x === 'string') {
+                const kept = str(x);
+                if (table) v[i] = kept;
+              } else put(x);
+            }
           }
           open.pop();
           return;
@@ -144,6 +169,7 @@ export function packFacts(facts: FileFacts, table?: StringTable): Uint8Array {
           open.push(v);
           let shape = shapeRoot;
           for (const k in r) {
+            // shapeStep, written out: this loop is the encoder's hottest.
             let next = shape.lastKey === k ? shape.lastNext : shape.next.get(k);
             if (!next) {
               next = { next: new Map(), lastKey: undefined, lastNext: undefined, keys: [...shape.keys, k], file: -1, id: -1 };
@@ -168,8 +194,109 @@ export function packFacts(facts: FileFacts, table?: StringTable): Uint8Array {
           return;
         }
     }
+    if (copy !== undefined && v instanceof OldValue) {
+      copy(v.at, repack!.old.next(v.at));
+      return;
+    }
     throw new TypeError(`facts hold a value the facts codec cannot write: ${Object.prototype.toString.call(v)}`);
   };
+  /** A list's values with a Repack: old values one after the other among the old tokens are written in one go. */
+  const putOld = (v: unknown[]): void => {
+    const { old } = repack!;
+    for (let i = 0; i < v.length; i++) {
+      const x = v[i];
+      if (!(x instanceof OldValue)) {
+        put(x);
+        continue;
+      }
+      let end = old.next(x.at);
+      while (i + 1 < v.length && v[i + 1] instanceof OldValue && (v[i + 1] as OldValue).at === end) end = old.next((v[++i] as OldValue).at);
+      copy!(x.at, end);
+    }
+  };
+  const copy = repack ? copier(repack) : undefined;
+  /**
+   * Writes old tokens [from, to) (whole values) as put would write them decoded and moved: one loop
+   * over the tokens, where a walk of the records, in code that runs once per process, cost several
+   * times as much. A record's shape is numbered when its last field is written, as put numbers it.
+   */
+  function copier({ old, move }: Repack): (from: number, to: number) => void {
+    const { tokens: ot, classes, ends } = old;
+    // Where each old record or list was written (-1: not yet): written once, then met as a reference,
+    // as a decoded record met again is.
+    const copied = new Int32Array(ot.length).fill(-1);
+    // Each old string's number here (-1: not yet written).
+    const stringAt = new Int32Array(old.strings.length).fill(-1);
+    // Each old shape's node in the shape trie.
+    const nodes: (ShapeNode | undefined)[] = [];
+    // The open records: where each ends among the old tokens, its new token, its old shape.
+    const closeAt: number[] = [];
+    const made: number[] = [];
+    const kinds: number[] = [];
+    const ref = (to: number): void => {
+      tokens[to] |= SHARED;
+      emit((to << 4) | REF);
+    };
+    const range = (from: number, to: number): void => {
+      const base = closeAt.length;
+      for (let i = from; i < to; i++) {
+        const t = ot[i];
+        const p = t >> 4;
+        switch (t & 7) {
+          case INT:
+            if (classes[i] === 0) emit(t);
+            else put(move(p, classes[i]));
+            break;
+          case STR:
+            if (stringAt[p] < 0) stringAt[p] = stringId(old.strings[p]);
+            emit((stringAt[p] << 4) | STR);
+            break;
+          case SPECIAL:
+            emit(t);
+            break;
+          case FLOAT:
+            put(classes[i] === 0 ? old.floats[p] : move(old.floats[p], classes[i]));
+            break;
+          case REF:
+            if (copied[p] >= 0) ref(copied[p]);
+            // Its first place was not written (it was in the region): written here.
+            else range(p, old.next(p));
+            break;
+          case ARR:
+          case REC:
+            if (copied[i] >= 0) {
+              ref(copied[i]);
+              i = ends[i] - 1;
+              break;
+            }
+            copied[i] = count;
+            if ((t & 7) === ARR) emit(t & ~SHARED);
+            else {
+              closeAt.push(ends[i]);
+              made.push(count);
+              kinds.push(p);
+              emit(REC);
+            }
+            break;
+          default:
+            throw new Error('a damaged facts record');
+        }
+        for (let top = closeAt.length - 1; top >= base && closeAt[top] === i + 1; top--) {
+          const node = (nodes[kinds[top]] ??= old.shapes[kinds[top]].reduce(shapeStep, shapeRoot));
+          if (node.file !== file) {
+            node.file = file;
+            node.id = shapes.length;
+            shapes.push(node.keys);
+          }
+          tokens[made[top]] |= node.id << 4;
+          closeAt.pop();
+          made.pop();
+          kinds.pop();
+        }
+      }
+    };
+    return range;
+  }
   put(facts);
   const stringBytes = Buffer.from(JSON.stringify(strings));
   const shapeBytes = Buffer.from(JSON.stringify(shapes));
@@ -193,6 +320,201 @@ export function packFacts(facts: FileFacts, table?: StringTable): Uint8Array {
   shapeBytes.copy(out, stringsAt + stringBytes.length);
   if (segmentBytes) out.set(segmentBytes, stringsAt + stringBytes.length + shapeBytes.length);
   return out;
+}
+
+/**
+ * What packFacts needs to write facts made partly of another record's (see splice.ts): the old
+ * record's tokens (`old`), how each old number moves, and which new records stand for old ones.
+ * Where the facts hold an OldValue, packFacts writes the old value at that token, with its numbers
+ * moved, as it would write that value decoded and moved: the bytes are packFacts' of the facts so
+ * made, and nothing old is decoded.
+ */
+export interface Repack {
+  old: OldFacts;
+  /** The value old number `v` of class `cls` (see OldFacts.classes) takes. */
+  move(v: number, cls: number): number;
+}
+
+/** An old value in facts given to packFacts with a Repack: the old record's value at token `at`. */
+export class OldValue {
+  constructor(readonly at: number) {}
+}
+
+/** An encoded facts record read as tokens, for a Repack. */
+export interface OldFacts {
+  tokens: Int32Array;
+  floats: Float64Array;
+  strings: string[];
+  shapes: string[][];
+  /** For a record's or a list's token, the position after its values. */
+  ends: Int32Array;
+  /** Each number's class (see oldFactsOf's `classOf`), by token. */
+  classes: Int8Array;
+  /** The position after the value at token `at`. */
+  next(at: number): number;
+  /** The token of each of the root record's values, by key. */
+  root: Map<string, number>;
+  /** The tokens of the elements of each list the root record holds, by key. */
+  lists: Map<string, number[]>;
+  /**
+   * The token of the first record for each key shareKey gives (asked of records of at most two
+   * string fields): an OldValue of it written in place of a new record of that key stands for it, as
+   * a record shared through a file is written once and then referred to.
+   */
+  shared: Map<string, number>;
+  /** The string or number field `key` of the record at token `rec`, if it has one. */
+  field(rec: number, key: string): string | number | undefined;
+  /** The old value at token `at`, decoded (as unpackFacts decodes it, sharing what it shares). */
+  value(at: number): unknown;
+}
+
+/**
+ * An encoded facts record's tokens, read without decoding its records. `classOf` gives the class of
+ * the numbers of field `key` of a record whose `k` field is `kind` (`inList`: of the numbers in a list
+ * that is that field's value): 1 to 127 for those a Repack moves, 0 for those that stay; it is asked
+ * once per field of each shape and kind. `shareKey` names the records that stand for one another
+ * (see `shared`).
+ */
+export function oldFactsOf(bytes: Uint8Array, shareKey: (v: object) => string | undefined, classOf: (key: string, inList: boolean, kind: string | undefined) => number): OldFacts {
+  const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  if (buf.length < HEAD || buf.readUInt32LE(0) !== MAGIC) throw new Error('not a facts record of this version');
+  const nTokens = buf.readUInt32LE(4);
+  const nFloats = buf.readUInt32LE(8);
+  const stringsLen = buf.readUInt32LE(12);
+  const shapesLen = buf.readUInt32LE(16);
+  const tokensAt = HEAD + nFloats * 8;
+  const stringsAt = tokensAt + nTokens * 4;
+  const shapesEnd = stringsAt + stringsLen + shapesLen;
+  if (shapesEnd + buf.readUInt32LE(20) !== buf.length) throw new Error('a damaged facts record');
+  const tokens = new Int32Array(nTokens);
+  new Uint8Array(tokens.buffer).set(buf.subarray(tokensAt, stringsAt));
+  const floats = new Float64Array(nFloats);
+  new Uint8Array(floats.buffer).set(buf.subarray(HEAD, tokensAt));
+  const strings = JSON.parse(buf.toString('utf8', stringsAt, stringsAt + stringsLen)) as string[];
+  const shapes = JSON.parse(buf.toString('utf8', stringsAt + stringsLen, shapesEnd)) as string[][];
+  const ends = new Int32Array(nTokens);
+  const classes = new Int8Array(nTokens);
+  const shared = new Map<string, number>();
+  // The classes of each shape's fields, as values and as lists, by shape and kind (a string's number).
+  const fieldClasses = new Map<number, [Int8Array, Int8Array]>();
+  const classesOf = (shape: number, kind: number): [Int8Array, Int8Array] => {
+    const key = shape * (strings.length + 1) + kind + 1;
+    let c = fieldClasses.get(key);
+    if (!c) {
+      const k = kind < 0 ? undefined : strings[kind];
+      c = [Int8Array.from(shapes[shape], (f) => classOf(f, false, k)), Int8Array.from(shapes[shape], (f) => classOf(f, true, k))];
+      fieldClasses.set(key, c);
+    }
+    return c;
+  };
+  /**
+   * Walks the value at token `at`: a number of class `cls`, or a list whose numbers are of class
+   * `listCls`. Returns the position after it. (A call per value: one loop with a stack of the open
+   * records was slower here, where it runs once per process.)
+   */
+  const walk = (at: number, cls: number, listCls: number): number => {
+    if (at >= nTokens) throw new Error('a damaged facts record');
+    const t = tokens[at];
+    const p = t >> 4;
+    const tag = t & 7;
+    if (tag === INT || tag === FLOAT) classes[at] = cls;
+    if (tag !== ARR && tag !== REC) return at + 1;
+    let next = at + 1;
+    if (tag === REC) {
+      const keys = shapes[p];
+      if (keys === undefined) throw new Error('a damaged facts record');
+      // The record's kind: its `k` field, when a string (found when the fields before it are one token each).
+      const k = keys.indexOf('k');
+      let kind = -1;
+      if (k >= 0 && (tokens[at + 1 + k] & 7) === STR) {
+        kind = tokens[at + 1 + k] >> 4;
+        for (let i = 0; i < k; i++) if ((tokens[at + 1 + i] & 7) === ARR || (tokens[at + 1 + i] & 7) === REC) kind = -1;
+      }
+      const [values, lists] = classesOf(p, kind);
+      for (let i = 0; i < keys.length; i++) next = walk(next, values[i], lists[i]);
+    } else for (let i = 0; i < p; i++) next = walk(next, listCls, 0);
+    closed(at, next);
+    return next;
+  };
+  if (nTokens === 0 || (tokens[0] & 7) !== REC || walk(0, 0, 0) !== nTokens) throw new Error('a damaged facts record');
+  /** Record or list `at` ends before token `end`; a record of at most two string fields may stand for a shared one (asked as an object). */
+  function closed(at: number, end: number): void {
+    ends[at] = end;
+    const t = tokens[at];
+    if ((t & 7) !== REC) return;
+    const keys = shapes[t >> 4];
+    if (keys.length > 2 || end !== at + 1 + keys.length) return;
+    const r: Record<string, string> = {};
+    for (let i = 0; i < keys.length; i++) {
+      if ((tokens[at + 1 + i] & 7) !== STR) return;
+      r[keys[i]] = strings[tokens[at + 1 + i] >> 4];
+    }
+    const key = shareKey(r);
+    if (key !== undefined && !shared.has(key)) shared.set(key, at);
+  }
+  const next = (at: number): number => ((tokens[at] & 7) === ARR || (tokens[at] & 7) === REC ? ends[at] : at + 1);
+  const field = (rec: number, key: string): string | number | undefined => {
+    const keys = shapes[tokens[rec] >> 4];
+    let at = rec + 1;
+    for (const k of keys) {
+      const t = tokens[at];
+      if (k === key) return (t & 7) === STR ? strings[t >> 4] : (t & 7) === INT ? t >> 4 : undefined;
+      at = (t & 7) === ARR || (t & 7) === REC ? ends[at] : at + 1;
+    }
+    return undefined;
+  };
+  const root = new Map<string, number>();
+  const lists = new Map<string, number[]>();
+  let at = 1;
+  for (const k of shapes[tokens[0] >> 4]) {
+    root.set(k, at);
+    const t = tokens[at];
+    if ((t & 7) === ARR) {
+      const els: number[] = [];
+      for (let i = 0, e = at + 1; i < t >> 4; i++) {
+        els.push(e);
+        e = (tokens[e] & 7) === ARR || (tokens[e] & 7) === REC ? ends[e] : e + 1;
+      }
+      lists.set(k, els);
+    }
+    at = (t & 7) === ARR || (t & 7) === REC ? ends[at] : at + 1;
+  }
+  // Values decoded so far, by token: a reference decodes the value it names once.
+  const decoded = new Map<number, unknown>();
+  let makers: Maker[] | undefined;
+  const value = (at: number): unknown => {
+    const t = tokens[at];
+    const p = t >> 4;
+    switch (t & 7) {
+      case INT:
+        return p;
+      case STR:
+        return strings[p];
+      case SPECIAL:
+        return p === 0 ? undefined : p === 1 ? null : p === 3;
+      case FLOAT:
+        return floats[p];
+      case REF:
+        return value(p);
+    }
+    if (decoded.has(at)) return decoded.get(at);
+    let next = at + 1;
+    const step = (): unknown => {
+      const v = value(next);
+      const u = tokens[next] & 7;
+      next = u === ARR || u === REC ? ends[next] : next + 1;
+      return v;
+    };
+    let v: unknown;
+    if ((t & 7) === ARR) {
+      const a = new Array(p);
+      for (let i = 0; i < p; i++) a[i] = step();
+      v = a;
+    } else v = (makers ??= shapes.map(makerOf))[p](step);
+    decoded.set(at, v);
+    return v;
+  };
+  return { tokens, floats, strings, shapes, ends, classes, next, root, lists, shared, field, value };
 }
 
 /**

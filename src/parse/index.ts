@@ -5,7 +5,7 @@ export { extractAll, defaultWorkers, workersFor, type ExtractInput, type PoolOpt
 export { nativeParserInUse, parseOnly } from './extract.js';
 export { shareStrings, type StringTable } from './share.js';
 export { packFacts, unpackFacts, factsIdentity, segmentsIn } from './codec.js';
-export { keptFacts, spliceFacts, splicedShift } from './splice.js';
+export { keptFacts, splicePacked, type Declared, type Spliced } from './splice.js';
 export { SEGMENTS_MIN_CHARS } from './segments.js';
 export { declarationsOnly } from './declarations.js';
 export { factsShift, positionShift, recordsShift } from './positions.js';

@@ -11,7 +11,6 @@ import { extractFile } from './extract.js';
 import type { FileFacts } from './facts.js';
 import { shareStrings, type StringTable } from './share.js';
 import { packFacts, unpackFacts } from './codec.js';
-import { spliceFacts } from './splice.js';
 import { addClock, timed, type ParseClock } from './clock.js';
 import type { Batch, BatchResult } from './worker.js';
 
@@ -22,11 +21,6 @@ export interface ExtractInput {
   declarationsOnly?: boolean;
   /** Keep the file's syntax tree for its next parse on this thread (see extractFile); workers ignore it. */
   retain?: boolean;
-  /**
-   * The encoded facts of the file's last version: the file is then parsed in part where it can be
-   * (see splice.ts), unless it keeps its tree or only its declarations. Workers ignore it.
-   */
-  old?: Uint8Array;
 }
 
 export interface PoolOptions {
@@ -74,8 +68,7 @@ export function extractAll(inputs: readonly ExtractInput[], opts: PoolOptions = 
 /** One file on the calling thread, encoded (when asked) as a worker would send it. */
 function extractHere(f: ExtractInput, i: number, opts: PoolOptions): FileFacts {
   const { clock, strings } = opts;
-  const spliced = f.old && !f.retain && !f.declarationsOnly ? spliceFacts(f.path, f.bytes, f.old, clock) : undefined;
-  const facts = spliced ?? extractFile(f.path, f.bytes, clock, f.declarationsOnly, f.retain);
+  const facts = extractFile(f.path, f.bytes, clock, f.declarationsOnly, f.retain);
   // Encoding shares the strings as it goes (see packFacts); without an encode, a walk of their own.
   if (opts.onPacked) opts.onPacked(i, timed(clock, 'encode', () => packFacts(facts, strings)));
   else if (strings) timed(clock, 'decode', () => shareStrings(facts, strings));

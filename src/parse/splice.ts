@@ -24,23 +24,40 @@
  */
 import { isAscii } from 'node:buffer';
 import type { FileFacts } from './facts.js';
-import { segmentsIn, unpackFacts, withSegments } from './codec.js';
+import { oldFactsOf, OldValue, packFacts, segmentsIn, withSegments } from './codec.js';
 import { extractLayout } from './extract.js';
 import type { ParseClock } from './clock.js';
 import { DECL_WORDS as W, hashRange, lineCount, segmentsMade, SEGMENTS_MIN_CHARS, type Segments } from './segments.js';
 import { LINE_KEYS, OFFSET_KEYS, ShiftPairs } from './positions.js';
 
-/**
- * What factsShift would say of the old facts and the facts spliceFacts made (undefined where it
- * would find records changed), made as the splice goes: the facts before the region stay where they
- * are, those after it move by known amounts, and only the region's are compared. A build then needs
- * neither a second decode of the old facts nor a comparison of the whole file.
- */
-const shifts = new WeakMap<FileFacts, { lines: Map<number, number>; symbols: boolean } | undefined>();
+/** What splicePacked gives: the encoded facts, and what factsShift would say of the old facts and them. */
+export interface Spliced {
+  packed: Uint8Array;
+  /** factsShift's answer (undefined where it would find records changed). */
+  shift: { lines: Map<number, number>; symbols: boolean } | undefined;
+  /** The facts' declarations, in order, with only their names, docs and fingerprints (read from the old tokens where kept, without decoding the facts). */
+  declared(): Declared;
+}
 
-/** factsShift(old facts, facts) for facts spliceFacts made (`found`); not found for any other facts. */
-export function splicedShift(facts: FileFacts): { found: boolean; shift?: { lines: Map<number, number>; symbols: boolean } } {
-  return shifts.has(facts) ? { found: true, shift: shifts.get(facts) } : { found: false };
+/** A file's declarations with only their names, docs and fingerprints, in the facts' order. */
+export interface Declared {
+  funcs: { local: string; doc?: string; fingerprint: string }[];
+  types: { name: string; doc?: string; fingerprint: string }[];
+  values: { name: string; doc?: string }[];
+}
+
+/** Classes of the old numbers that move (see oldFactsOf): lines, offsets, function indexes. */
+const LINE = 1;
+const OFFSET = 2;
+const FUNC = 3;
+
+/**
+ * The class of the numbers of field `key` of a record of kind `kind` (`inList`: in a list that is
+ * that field's value): those a splice moves (see splicePacked).
+ */
+function classOf(key: string, inList: boolean, kind: string | undefined): number {
+  if (inList) return key === 'closures' ? FUNC : 0;
+  return LINE_KEYS.has(key) ? LINE : OFFSET_KEYS.has(key) ? OFFSET : key === 'parent' || (key === 'i' && kind === 'fn') ? FUNC : 0;
 }
 
 const NEWLINE = 0x0a;
@@ -113,8 +130,13 @@ function commentsOnly(text: string, from: number): boolean {
   return true;
 }
 
-/** The facts of `bytes` made from `old` (the encoded facts of the file's last version), or undefined when a whole parse is needed. */
-export function spliceFacts(path: string, bytes: Uint8Array, old: Uint8Array, clock?: ParseClock): FileFacts | undefined {
+/**
+ * The encoded facts of `bytes` made from `old` (the encoded facts of the file's last version), or
+ * undefined when a whole parse is needed: the bytes packFacts writes for a whole parse's facts,
+ * segments included. The records before and after the region are written from the old tokens, moved
+ * (see Repack): they are not decoded, moved and encoded again.
+ */
+export function splicePacked(path: string, bytes: Uint8Array, old: Uint8Array, clock?: ParseClock): Spliced | undefined {
   const seg = segmentsIn(old);
   if (!seg || !isAscii(bytes)) return undefined;
   const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1');
@@ -142,12 +164,18 @@ export function spliceFacts(path: string, bytes: Uint8Array, old: Uint8Array, cl
     const closed = text.indexOf('*/', opened + 2);
     if (closed < 0 || closed + 2 > regionEnd) return undefined;
   }
-  const was = unpackFacts(old);
-  if (was.diagnostics.length > 0) return undefined;
+  // The old facts' records are read where they are: only the old region's are decoded.
+  const oldFacts = oldFactsOf(old, constantKey, classOf);
+  const list = (key: string) => oldFacts.lists.get(key) ?? [];
+  const decoded = (key: string, from: number, to: number) => list(key).slice(from, to).map((at) => oldFacts.value(at)) as never[];
+  const importsAt = oldFacts.root.get('imports');
+  const oldPkg = oldFacts.field(0, 'pkg');
+  if (list('diagnostics').length > 0 || importsAt === undefined || typeof oldPkg !== 'string' || typeof oldFacts.field(0, 'path') !== 'string') return undefined;
   const before = (k: number, what: 0 | 1 | 2): number => (k === 0 ? 0 : seg.decls[(k - 1) * W + 3 + what]);
   const [fp, tp, vp] = [before(p, 0), before(p, 1), before(p, 2)];
   const [fq, tq, vq] = [before(q, 0), before(q, 1), before(q, 2)];
-  if (vq > vp || was.funcs.slice(fp, fq).some(isInit)) return undefined;
+  const oldFuncs: FileFacts['funcs'] = decoded('funcs', fp, fq);
+  if (vq > vp || oldFuncs.some(isInit)) return undefined;
   // The region parsed with the rest of the file blanked, newlines kept.
   const masked = Buffer.from(bytes);
   if (headerKept) blank(masked, seg.header, start);
@@ -160,7 +188,7 @@ export function spliceFacts(path: string, bytes: Uint8Array, old: Uint8Array, cl
   }
   const { facts: got, layout } = part;
   const header = layout.header;
-  if (got.diagnostics.length > 0 || got.pkg !== was.pkg || header === undefined || (headerKept ? header !== seg.header : header > regionEnd) || got.values.length > 0 || got.funcs.some(isInit)) return undefined;
+  if (got.diagnostics.length > 0 || got.pkg !== oldPkg || header === undefined || (headerKept ? header !== seg.header : header > regionEnd) || got.values.length > 0 || got.funcs.some(isInit)) return undefined;
   if (layout.ends.some((e) => e <= Math.max(start, header) || e > regionEnd)) return undefined;
   // A comment at the region's end would join the doc comment of the declaration after it.
   if (q < n && !blankBetween(bytes, layout.ends.at(-1) ?? Math.max(start, header), regionEnd)) return undefined;
@@ -172,56 +200,33 @@ export function spliceFacts(path: string, bytes: Uint8Array, old: Uint8Array, cl
   const oldEnd = regionEnd - delta;
   const lastRow = rowOf(text, regionEnd) - dLines;
   const dFuncs = fp + got.funcs.length - fq;
-  const moved = new Set<object>();
-  // The positions as factsShift would pair them (see splicedShift).
+  // The positions as factsShift would pair them: the old records' as they are written (those
+  // before the region stay where they are), the region's as compared below.
   const pairs = new ShiftPairs();
-  // The old facts' record for each shared constant (see constantKey), to stand for the region's.
-  const constants = new Map<string, object>();
-  const move = (x: unknown): void => {
-    if (typeof x !== 'object' || x === null || moved.has(x)) return;
-    moved.add(x);
-    const c = constantKey(x);
-    if (c !== undefined) {
-      constants.set(c, x);
-      return;
+  // Old records after the region: lines below the region's last row move by the change in lines,
+  // offsets past its end by the change in length, function indexes past the old region's by the
+  // change in the count. Records before it hold no such position, but for the package initializer,
+  // which holds the calls of every var's initializer.
+  const move = (v: number, cls: number): number => {
+    if (cls === LINE) {
+      const w = v > lastRow + 1 ? v + dLines : v;
+      pairs.line(v, w);
+      return w;
     }
-    if (Array.isArray(x)) {
-      for (const v of x) move(v);
-      return;
+    if (cls === OFFSET) {
+      const w = v > oldEnd ? v + delta : v;
+      pairs.offset(v, w);
+      return w;
     }
-    const r = x as Record<string, unknown>;
-    for (const k in r) {
-      const v = r[k];
-      if (typeof v === 'number') {
-        if (LINE_KEYS.has(k)) pairs.line(v, (r[k] = v > lastRow + 1 ? v + dLines : v));
-        else if (OFFSET_KEYS.has(k)) pairs.offset(v, (r[k] = v > oldEnd ? v + delta : v));
-        else if (k === 'parent' || (k === 'i' && r['k'] === 'fn')) r[k] = v >= fq ? v + dFuncs : v;
-      } else if (k === 'closures' && Array.isArray(v)) r[k] = v.map((i: number) => (i >= fq ? i + dFuncs : i));
-      else move(v);
-    }
+    return v >= fq ? v + dFuncs : v;
   };
-  // Only the records after the region move, and the package initializer, which holds the calls of
-  // every var's initializer (records before the region name no function after it otherwise).
-  was.funcs.slice(fq).forEach(move);
-  was.types.slice(tq).forEach(move);
-  was.values.slice(vq).forEach(move);
-  const init = was.funcs.slice(0, fp).find((f) => f.kind === 'func' && f.local === 'init');
-  if (init) move(init);
-  // The region's own indexes count from its first function, and its constants are the old facts'
-  // (a parse of the whole file shares one record of each through the file).
+  // The region's own indexes count from its first function.
   const renumbered = new Set<object>();
-  const shared = (v: unknown): unknown => {
-    const c = typeof v === 'object' && v !== null ? constantKey(v) : undefined;
-    return c === undefined ? v : (constants.get(c) ?? v);
-  };
   const renumber = (x: unknown): void => {
     if (typeof x !== 'object' || x === null || renumbered.has(x)) return;
     renumbered.add(x);
     if (Array.isArray(x)) {
-      for (let i = 0; i < x.length; i++) {
-        x[i] = shared(x[i]);
-        renumber(x[i]);
-      }
+      for (const v of x) renumber(v);
       return;
     }
     const r = x as Record<string, unknown>;
@@ -230,41 +235,55 @@ export function spliceFacts(path: string, bytes: Uint8Array, old: Uint8Array, cl
       if (typeof v === 'number') {
         if (k === 'parent' || (k === 'i' && r['k'] === 'fn')) r[k] = v + fp;
       } else if (k === 'closures' && Array.isArray(v)) r[k] = v.map((i: number) => i + fp);
-      else {
-        r[k] = shared(v);
-        renumber(r[k]);
-      }
+      else renumber(v);
     }
   };
-  // The constants the region holds, looked for before the region when the records after it lack one.
-  const wanted = new Set<string>();
-  const want = (x: unknown): void => {
-    if (typeof x !== 'object' || x === null) return;
-    const c = constantKey(x);
-    if (c !== undefined) wanted.add(c);
-    else for (const v of Array.isArray(x) ? x : Object.values(x)) want(v);
-  };
-  want(got.funcs);
-  want(got.types);
-  for (const c of constants.keys()) wanted.delete(c);
-  if (wanted.size > 0) findConstants([was.funcs.slice(0, fp), was.types.slice(0, tp), was.values.slice(0, vp)], wanted, constants);
   got.funcs.forEach(renumber);
   got.types.forEach(renumber);
-  // The rest of factsShift's pairs: the facts before the region stay, the region's are compared.
-  pairs.kept([was.imports, was.funcs.slice(0, fp), was.types.slice(0, tp), was.values.slice(0, vp)].slice(headerKept ? 0 : 1), moved);
-  const regionSame = pairs.same([was.funcs.slice(fp, fq), was.types.slice(tp, tq), headerKept ? [] : was.imports], [got.funcs, got.types, headerKept ? [] : got.imports]);
-  const facts: FileFacts = {
-    path: was.path,
-    pkg: was.pkg,
-    imports: headerKept ? was.imports : got.imports,
-    funcs: [...was.funcs.slice(0, fp), ...got.funcs, ...was.funcs.slice(fq)],
-    types: [...was.types.slice(0, tp), ...got.types, ...was.types.slice(tq)],
-    values: [...was.values.slice(0, vp), ...got.values, ...was.values.slice(vq)],
-    diagnostics: [],
+  const regionSame = pairs.same([oldFuncs, decoded('types', tp, tq), headerKept ? [] : oldFacts.value(importsAt)], [got.funcs, got.types, headerKept ? [] : got.imports]);
+  // The region's constants are written as the old facts' records (a parse of the whole file shares
+  // one record of each through the file): each stands in the region's records as an old value.
+  const shared = new Set<object>();
+  const share = (x: unknown): unknown => {
+    if (typeof x !== 'object' || x === null) return x;
+    const c = constantKey(x);
+    const at = c === undefined ? undefined : oldFacts.shared.get(c);
+    if (at !== undefined) return new OldValue(at);
+    if (shared.has(x)) return x;
+    shared.add(x);
+    if (Array.isArray(x)) for (let i = 0; i < x.length; i++) x[i] = share(x[i]);
+    else for (const k in x as Record<string, unknown>) (x as Record<string, unknown>)[k] = share((x as Record<string, unknown>)[k]);
+    return x;
   };
-  shifts.set(facts, regionSame ? pairs.result() : undefined);
+  got.funcs.forEach(share);
+  got.types.forEach(share);
+  const olds = (key: string, from: number, to?: number) => list(key).slice(from, to).map((at) => new OldValue(at));
+  // Old values stand in the facts' lists where they are kept (see Repack).
+  const facts = {
+    path: oldFacts.field(0, 'path'),
+    pkg: oldPkg,
+    imports: headerKept ? new OldValue(importsAt) : got.imports,
+    funcs: [...olds('funcs', 0, fp), ...got.funcs, ...olds('funcs', fq)],
+    types: [...olds('types', 0, tp), ...got.types, ...olds('types', tq)],
+    values: [...olds('values', 0, vp), ...olds('values', vq)],
+    diagnostics: [],
+  } as unknown as FileFacts;
   if (L >= SEGMENTS_MIN_CHARS) segmentsMade.set(facts, newSegments(text, seg, { p, q, delta, start: Math.max(start, header), header, lines }, layout, [fp, tp, vp], [got.funcs.length - (fq - fp), got.types.length - (tq - tp), 0]));
-  return facts;
+  const packed = packFacts(facts, undefined, { old: oldFacts, move });
+  const named = <K extends string>(keys: readonly K[]) => (x: unknown): Record<K, string | undefined> => {
+    const out = {} as Record<K, string | undefined>;
+    for (const k of keys) {
+      const v = x instanceof OldValue ? oldFacts.field(x.at, k) : (x as Record<string, unknown>)[k];
+      out[k] = typeof v === 'string' ? v : undefined;
+    }
+    return out;
+  };
+  const declared = (): Declared => ({
+    funcs: facts.funcs.map(named(['local', 'doc', 'fingerprint'])).map((f) => ({ local: f.local ?? '', doc: f.doc, fingerprint: f.fingerprint ?? '' })),
+    types: facts.types.map(named(['name', 'doc', 'fingerprint'])).map((t) => ({ name: t.name ?? '', doc: t.doc, fingerprint: t.fingerprint ?? '' })),
+    values: facts.values.map(named(['name', 'doc'])).map((v) => ({ name: v.name ?? '', doc: v.doc })),
+  });
+  return { packed, shift: regionSame ? pairs.result() : undefined, declared };
 }
 
 /** The segments of the new text: the front's as they were, the region's as parsed, the back's moved. */
@@ -319,22 +338,6 @@ function keyCount(r: object): number {
   let n = 0;
   for (const _ in r) n++;
   return n;
-}
-
-/** Adds to `found` the old records of the constants `wanted` names, walking `lists` until every one is found. */
-function findConstants(lists: unknown[], wanted: Set<string>, found: Map<string, object>): void {
-  const seen = new Set<object>();
-  const walk = (x: unknown): void => {
-    if (wanted.size === 0 || typeof x !== 'object' || x === null || seen.has(x)) return;
-    seen.add(x);
-    const c = constantKey(x);
-    if (c !== undefined) {
-      if (wanted.delete(c)) found.set(c, x);
-      return;
-    }
-    for (const v of Array.isArray(x) ? x : Object.values(x)) walk(v);
-  };
-  walk(lists);
 }
 
 function isInit(f: { name: string; kind: string }): boolean {

@@ -1,6 +1,6 @@
 /** Symbol records for every function, method, closure, type, var and const in the program. */
 import type { SymbolRecord } from '../model/index.js';
-import type { FileFacts } from '../parse/index.js';
+import type { Declared, FileFacts } from '../parse/index.js';
 import type { FileInfo, PkgInfo, Program } from './program.js';
 import type { Types } from './types.js';
 
@@ -208,7 +208,7 @@ export function fileSymbols(file: FileInfo, types: Types): SymbolRecord[] {
  */
 export type SymbolFields = Map<string, { doc?: string; fingerprint: string }[]>;
 
-export function symbolFields(facts: FileFacts): SymbolFields {
+export function symbolFields(facts: Declared): SymbolFields {
   const out: SymbolFields = new Map();
   const add = (name: string, doc: string | undefined, fingerprint: string) => {
     const list = out.get(name);

@@ -9,7 +9,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { extractFile, factsShift, packFacts, spliceFacts, splicedShift, unpackFacts, SEGMENTS_MIN_CHARS } from '../../src/parse/index.js';
+import { extractFile, factsShift, packFacts, splicePacked, unpackFacts, SEGMENTS_MIN_CHARS } from '../../src/parse/index.js';
 import { goEdits } from '../helpers/go-edits.js';
 
 function largeGoFiles(dir: string, out: string[] = []): string[] {
@@ -22,7 +22,7 @@ function largeGoFiles(dir: string, out: string[] = []): string[] {
   return out;
 }
 
-describe('spliceFacts on a real tree', () => {
+describe('splicePacked on a real tree', () => {
   it('gives a whole parse\'s bytes for every edit it takes', (t) => {
     const source = process.env['KUBELET_ATLAS_SOURCE'];
     if (!source || !existsSync(join(source, 'pkg', 'kubelet'))) {
@@ -41,11 +41,16 @@ describe('spliceFacts on a real tree', () => {
       for (const [name, next] of goEdits(text, seed, 2)) {
         edits++;
         const bytes = Buffer.from(next, 'latin1');
-        const facts = spliceFacts(path, bytes, old);
-        if (!facts) continue;
+        const spliced = splicePacked(path, bytes, old);
+        if (!spliced) continue;
         taken++;
-        assert.ok(Buffer.from(packFacts(facts)).equals(Buffer.from(packFacts(extractFile(path, bytes)))), `${path}, ${name}: the part parse differs from a whole parse`);
-        assert.deepStrictEqual(splicedShift(facts).shift, factsShift(unpackFacts(old), facts), `${path}, ${name}: the part parse tells another shift than factsShift`);
+        assert.ok(Buffer.from(spliced.packed).equals(Buffer.from(packFacts(extractFile(path, bytes)))), `${path}, ${name}: the part parse differs from a whole parse`);
+        const facts = unpackFacts(spliced.packed);
+        assert.deepStrictEqual(spliced.shift, factsShift(unpackFacts(old), facts), `${path}, ${name}: the part parse tells another shift than factsShift`);
+        const { funcs, types, values } = spliced.declared();
+        assert.ok(funcs.every((f, i) => f.local === facts.funcs[i].local && f.doc === facts.funcs[i].doc && f.fingerprint === facts.funcs[i].fingerprint) && funcs.length === facts.funcs.length, `${path}, ${name}: the part parse tells other functions than its facts hold`);
+        assert.ok(types.every((t, i) => t.name === facts.types[i].name && t.doc === facts.types[i].doc && t.fingerprint === facts.types[i].fingerprint) && types.length === facts.types.length, `${path}, ${name}: the part parse tells other types than its facts hold`);
+        assert.ok(values.every((v, i) => v.name === facts.values[i].name && v.doc === facts.values[i].doc) && values.length === facts.values.length, `${path}, ${name}: the part parse tells other values than its facts hold`);
       }
     }
     t.diagnostic(`${files.length} files, ${edits} edits, ${taken} parsed in part`);

@@ -6,7 +6,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { extractFile, factsIdentity, factsShift, keptFacts, packFacts, segmentsIn, spliceFacts, splicedShift, unpackFacts, SEGMENTS_MIN_CHARS } from '../../src/parse/index.js';
+import { extractFile, factsIdentity, factsShift, keptFacts, packFacts, segmentsIn, splicePacked, unpackFacts, SEGMENTS_MIN_CHARS } from '../../src/parse/index.js';
 import { goEdits } from '../helpers/go-edits.js';
 
 const KUBELET = readFileSync(join(import.meta.dirname, '..', '..', '..', 'test', 'fixtures', 'go', 'kubelike', 'pkg', 'kubelet', 'kubelet.go'), 'latin1');
@@ -50,21 +50,24 @@ const packed = (path: string, text: string) => Buffer.from(packFacts(extractFile
  */
 function check(path: string, text: string, next: string): Buffer | undefined {
   const old = packed(path, text);
-  const facts = spliceFacts(path, Buffer.from(next, 'latin1'), old);
-  if (!facts) return undefined;
-  const got = Buffer.from(packFacts(facts));
+  const spliced = splicePacked(path, Buffer.from(next, 'latin1'), old);
+  if (!spliced) return undefined;
+  const got = Buffer.from(spliced.packed);
   assert.ok(got.equals(packed(path, next)), `the splice differs from a whole parse`);
-  const told = splicedShift(facts);
-  assert.ok(told.found);
-  assert.deepStrictEqual(told.shift, factsShift(unpackFacts(old), facts), 'the splice tells another shift than factsShift');
+  // What it wrote decodes, and encodes again, to the same facts.
+  const again = factsIdentity(packFacts(unpackFacts(got)));
+  factsIdentity(got).forEach((part, i) => assert.ok(Buffer.from(part).equals(again[i]), 'the splice\'s facts do not decode and encode to themselves'));
+  const facts = unpackFacts(got);
+  assert.deepStrictEqual(spliced.shift, factsShift(unpackFacts(old), facts), 'the splice tells another shift than factsShift');
+  assert.deepStrictEqual(spliced.declared(), {
+    funcs: facts.funcs.map((f) => ({ local: f.local, doc: f.doc, fingerprint: f.fingerprint })),
+    types: facts.types.map((t) => ({ name: t.name, doc: t.doc, fingerprint: t.fingerprint })),
+    values: facts.values.map((v) => ({ name: v.name, doc: v.doc })),
+  }, 'the splice tells other declarations than its facts hold');
   return got;
 }
 
-describe('spliceFacts', () => {
-  it('tells factsShift\'s answer only for the facts it made', () => {
-    assert.equal(splicedShift(extractFile('a.go', Buffer.from('package a\n'))).found, false);
-  });
-
+describe('splicePacked', () => {
   it('gives a whole parse\'s bytes for every edit of the fixture kubelet.go it takes', () => {
     assert.ok(KUBELET.length >= SEGMENTS_MIN_CHARS);
     let taken = 0;
@@ -106,7 +109,7 @@ describe('spliceFacts', () => {
 
   it('gives up where a whole parse is needed', () => {
     const text = numbered();
-    const none = (next: string) => assert.equal(spliceFacts('gen.go', Buffer.from(next, 'latin1'), packed('gen.go', text)), undefined);
+    const none = (next: string) => assert.equal(splicePacked('gen.go', Buffer.from(next, 'latin1'), packed('gen.go', text)), undefined);
     // A var (the package initializer gathers every var's calls) and an init function.
     none(text.replace('// Worker7 runs', 'var more = fmt.Sprint(1)\n\n// Worker7 runs'));
     none(text.replace('// Worker7 runs', 'func init() {}\n\n// Worker7 runs'));
@@ -121,11 +124,11 @@ describe('spliceFacts', () => {
     none(text.replace(/func \(w \*Worker7\) Run7[^]*?\n}\n/, '// gone\n'));
     // Not ASCII: a byte that is no UTF-8, and a name with a character of two bytes.
     none(text.replace('"got"', '"g\u00e9t"'));
-    assert.equal(spliceFacts('gen.go', Buffer.from(text.replace('"got", v,', '"got", v\u00e9,'), 'utf8'), packed('gen.go', text)), undefined);
+    assert.equal(splicePacked('gen.go', Buffer.from(text.replace('"got", v,', '"got", v\u00e9,'), 'utf8'), packed('gen.go', text)), undefined);
     // Old facts without segments (a small file).
     const small = 'package a\n\nfunc f() {}\n';
     assert.equal(segmentsIn(packed('a.go', small)), undefined);
-    assert.equal(spliceFacts('a.go', Buffer.from(`${small}// x\n`), packed('a.go', small)), undefined);
+    assert.equal(splicePacked('a.go', Buffer.from(`${small}// x\n`), packed('a.go', small)), undefined);
   });
 });
 
