@@ -324,10 +324,10 @@ export function packFacts(facts: FileFacts, table?: StringTable, repack?: Repack
 
 /**
  * What packFacts needs to write facts made partly of another record's (see splice.ts): the old
- * record's tokens (`old`), how each old number moves, and which new records stand for old ones.
- * Where the facts hold an OldValue, packFacts writes the old value at that token, with its numbers
- * moved, as it would write that value decoded and moved: the bytes are packFacts' of the facts so
- * made, and nothing old is decoded.
+ * record's tokens (`old`) and how each old number moves. Where the facts hold an OldValue, packFacts
+ * writes the old value at that token, with its numbers moved, as it would write that value decoded
+ * and moved (an old record met twice is written once, then referred to): the bytes are packFacts' of
+ * the facts so made, and nothing old is decoded.
  */
 export interface Repack {
   old: OldFacts;
@@ -364,7 +364,7 @@ export interface OldFacts {
   shared: Map<string, number>;
   /** The string or number field `key` of the record at token `rec`, if it has one. */
   field(rec: number, key: string): string | number | undefined;
-  /** The old value at token `at`, decoded (as unpackFacts decodes it, sharing what it shares). */
+  /** The old value at token `at`, decoded as unpackFacts decodes it (what it shares, shared), on its own. */
   value(at: number): unknown;
 }
 
@@ -376,22 +376,8 @@ export interface OldFacts {
  * (see `shared`).
  */
 export function oldFactsOf(bytes: Uint8Array, shareKey: (v: object) => string | undefined, classOf: (key: string, inList: boolean, kind: string | undefined) => number): OldFacts {
-  const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  if (buf.length < HEAD || buf.readUInt32LE(0) !== MAGIC) throw new Error('not a facts record of this version');
-  const nTokens = buf.readUInt32LE(4);
-  const nFloats = buf.readUInt32LE(8);
-  const stringsLen = buf.readUInt32LE(12);
-  const shapesLen = buf.readUInt32LE(16);
-  const tokensAt = HEAD + nFloats * 8;
-  const stringsAt = tokensAt + nTokens * 4;
-  const shapesEnd = stringsAt + stringsLen + shapesLen;
-  if (shapesEnd + buf.readUInt32LE(20) !== buf.length) throw new Error('a damaged facts record');
-  const tokens = new Int32Array(nTokens);
-  new Uint8Array(tokens.buffer).set(buf.subarray(tokensAt, stringsAt));
-  const floats = new Float64Array(nFloats);
-  new Uint8Array(floats.buffer).set(buf.subarray(HEAD, tokensAt));
-  const strings = JSON.parse(buf.toString('utf8', stringsAt, stringsAt + stringsLen)) as string[];
-  const shapes = JSON.parse(buf.toString('utf8', stringsAt + stringsLen, shapesEnd)) as string[][];
+  const { tokens, floats, strings, shapes } = recordParts(bytes);
+  const nTokens = tokens.length;
   const ends = new Int32Array(nTokens);
   const classes = new Int8Array(nTokens);
   const shared = new Map<string, number>();
@@ -454,30 +440,22 @@ export function oldFactsOf(bytes: Uint8Array, shareKey: (v: object) => string | 
   }
   const next = (at: number): number => ((tokens[at] & 7) === ARR || (tokens[at] & 7) === REC ? ends[at] : at + 1);
   const field = (rec: number, key: string): string | number | undefined => {
-    const keys = shapes[tokens[rec] >> 4];
     let at = rec + 1;
-    for (const k of keys) {
+    for (const k of shapes[tokens[rec] >> 4]) {
       const t = tokens[at];
       if (k === key) return (t & 7) === STR ? strings[t >> 4] : (t & 7) === INT ? t >> 4 : undefined;
-      at = (t & 7) === ARR || (t & 7) === REC ? ends[at] : at + 1;
+      at = next(at);
     }
     return undefined;
   };
   const root = new Map<string, number>();
   const lists = new Map<string, number[]>();
-  let at = 1;
-  for (const k of shapes[tokens[0] >> 4]) {
-    root.set(k, at);
-    const t = tokens[at];
-    if ((t & 7) === ARR) {
-      const els: number[] = [];
-      for (let i = 0, e = at + 1; i < t >> 4; i++) {
-        els.push(e);
-        e = (tokens[e] & 7) === ARR || (tokens[e] & 7) === REC ? ends[e] : e + 1;
-      }
-      lists.set(k, els);
-    }
-    at = (t & 7) === ARR || (t & 7) === REC ? ends[at] : at + 1;
+  for (let at = 1, i = 0, keys = shapes[tokens[0] >> 4]; i < keys.length; at = next(at), i++) {
+    root.set(keys[i], at);
+    if ((tokens[at] & 7) !== ARR) continue;
+    const els: number[] = [];
+    for (let j = 0, e = at + 1; j < tokens[at] >> 4; j++, e = next(e)) els.push(e);
+    lists.set(keys[i], els);
   }
   // Values decoded so far, by token: a reference decodes the value it names once.
   const decoded = new Map<number, unknown>();
@@ -498,11 +476,10 @@ export function oldFactsOf(bytes: Uint8Array, shareKey: (v: object) => string | 
         return value(p);
     }
     if (decoded.has(at)) return decoded.get(at);
-    let next = at + 1;
+    let from = at + 1;
     const step = (): unknown => {
-      const v = value(next);
-      const u = tokens[next] & 7;
-      next = u === ARR || u === REC ? ends[next] : next + 1;
+      const v = value(from);
+      from = next(from);
       return v;
     };
     let v: unknown;
@@ -598,12 +575,8 @@ function makerOf(keys: string[]): Maker {
   return make;
 }
 
-/**
- * Decodes packFacts' bytes. With `table`, each distinct string is replaced by the one copy the table
- * keeps, so equal strings across files are stored once (see share.ts); that costs a lookup per
- * distinct string of the file, not per occurrence.
- */
-export function unpackFacts(bytes: Uint8Array, table?: StringTable): FileFacts {
+/** An encoded facts record's tokens, floats, strings and shapes (each shape a key list), checked against its head. */
+function recordParts(bytes: Uint8Array): { tokens: Int32Array; floats: Float64Array; strings: string[]; shapes: string[][] } {
   const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   if (buf.length < HEAD || buf.readUInt32LE(0) !== MAGIC) throw new Error('not a facts record of this version');
   const nTokens = buf.readUInt32LE(4);
@@ -616,6 +589,23 @@ export function unpackFacts(bytes: Uint8Array, table?: StringTable): FileFacts {
   const shapesEnd = stringsAt + stringsLen + shapesLen;
   if (shapesEnd + segmentsLen !== buf.length) throw new Error('a damaged facts record');
   const strings = JSON.parse(buf.toString('utf8', stringsAt, stringsAt + stringsLen)) as string[];
+  const shapes = JSON.parse(buf.toString('utf8', stringsAt + stringsLen, shapesEnd)) as string[][];
+  // Copied out: the tokens' offset in a pooled or sliced buffer need not be 4-byte aligned.
+  const tokens = new Int32Array(nTokens);
+  new Uint8Array(tokens.buffer).set(buf.subarray(tokensAt, stringsAt));
+  const floats = new Float64Array(nFloats);
+  new Uint8Array(floats.buffer).set(buf.subarray(HEAD, tokensAt));
+  return { tokens, floats, strings, shapes };
+}
+
+/**
+ * Decodes packFacts' bytes. With `table`, each distinct string is replaced by the one copy the table
+ * keeps, so equal strings across files are stored once (see share.ts); that costs a lookup per
+ * distinct string of the file, not per occurrence.
+ */
+export function unpackFacts(bytes: Uint8Array, table?: StringTable): FileFacts {
+  const { tokens, floats, strings, shapes: keyLists } = recordParts(bytes);
+  const nTokens = tokens.length;
   if (table) {
     for (let i = 0; i < strings.length; i++) {
       const s = strings[i];
@@ -624,12 +614,7 @@ export function unpackFacts(bytes: Uint8Array, table?: StringTable): FileFacts {
       else strings[i] = kept;
     }
   }
-  const shapes = (JSON.parse(buf.toString('utf8', stringsAt + stringsLen, shapesEnd)) as string[][]).map(makerOf);
-  // Copied out: the tokens' offset in a pooled or sliced buffer need not be 4-byte aligned.
-  const tokens = new Int32Array(nTokens);
-  new Uint8Array(tokens.buffer).set(buf.subarray(tokensAt, stringsAt));
-  const floats = new Float64Array(nFloats);
-  new Uint8Array(floats.buffer).set(buf.subarray(HEAD, tokensAt));
+  const shapes = keyLists.map(makerOf);
   const shared = new Map<number, unknown>();
   let at = 0;
   const next = (): unknown => {

@@ -44,8 +44,8 @@ export function recordsShift(old: unknown, next: unknown): { lines: Map<number, 
 
 /**
  * The old and new positions of two versions of a file's facts, gathered part by part: `same` compares
- * two parts as recordsShift does; `kept` takes a part that is in both versions unchanged; `line` and
- * `offset` take one position each. `result` is recordsShift's answer for all the parts given.
+ * two parts as recordsShift does; `line` and `offset` take one position each (a splice's kept and
+ * moved records, see splice.ts). `result` is recordsShift's answer for all the parts given.
  */
 export class ShiftPairs {
   private readonly lines = new Map<number, number>();
@@ -59,23 +59,6 @@ export class ShiftPairs {
 
   offset(a: number, b: number): void {
     if (!pair(this.offsets, a, b)) this.ok = false;
-  }
-
-  /** A part that both versions hold as it is: each of its positions stays where it is. Objects in `skip` are left out. */
-  kept(x: unknown, skip?: Set<object>): void {
-    if (typeof x !== 'object' || x === null || skip?.has(x)) return;
-    if (Array.isArray(x)) {
-      for (const v of x) this.kept(v, skip);
-      return;
-    }
-    const r = x as Record<string, unknown>;
-    for (const k in r) {
-      const v = r[k];
-      if (typeof v === 'number') {
-        if (LINE_KEYS.has(k)) this.line(v, v);
-        else if (OFFSET_KEYS.has(k)) this.offset(v, v);
-      } else this.kept(v, skip);
-    }
   }
 
   /** Whether `x` and `y` are the same records with only their positions (and docs and fingerprints) changed; their positions are taken. */

@@ -7,10 +7,11 @@
  * The old facts carry the old text's segments (segments.ts): where each top-level declaration ends, a
  * hash of its text with the comments and blank lines before it, and the facts' counts after it. The
  * segments whose text is unchanged from the front, and from the back with the change in length, keep
- * their facts; the text between (the region) is parsed with everything else but the header blanked
- * to spaces (newlines kept, so every offset, row and column is the file's), and its facts replace the
- * old region's. Facts after the region move by the change in lines and in length, and indexes into
- * the function list by the change in its length.
+ * their facts; the text between (the region) is parsed with the text between the header and it
+ * blanked to spaces (newlines kept, so every offset, row and column is the file's) and the text after
+ * it left out, and its facts replace the old region's. Facts after the region move by the change in
+ * lines and in length, and indexes into the function list by the change in its length. The kept facts
+ * are written from the old record's tokens, moved (see Repack in codec.ts), not decoded.
  *
  * That is the facts a parse of the whole file makes when the text after the region is read as it was
  * read before: the region must begin and end with a newline at a declaration's end (the lexer is then
@@ -167,18 +168,18 @@ export function splicePacked(path: string, bytes: Uint8Array, old: Uint8Array, c
   // The old facts' records are read where they are: only the old region's are decoded.
   const oldFacts = oldFactsOf(old, constantKey, classOf);
   const list = (key: string) => oldFacts.lists.get(key) ?? [];
-  const decoded = (key: string, from: number, to: number) => list(key).slice(from, to).map((at) => oldFacts.value(at)) as never[];
+  const decoded = <T>(key: string, from: number, to: number) => list(key).slice(from, to).map((at) => oldFacts.value(at) as T);
   const importsAt = oldFacts.root.get('imports');
   const oldPkg = oldFacts.field(0, 'pkg');
   if (list('diagnostics').length > 0 || importsAt === undefined || typeof oldPkg !== 'string' || typeof oldFacts.field(0, 'path') !== 'string') return undefined;
   const before = (k: number, what: 0 | 1 | 2): number => (k === 0 ? 0 : seg.decls[(k - 1) * W + 3 + what]);
   const [fp, tp, vp] = [before(p, 0), before(p, 1), before(p, 2)];
   const [fq, tq, vq] = [before(q, 0), before(q, 1), before(q, 2)];
-  const oldFuncs: FileFacts['funcs'] = decoded('funcs', fp, fq);
+  const oldFuncs = decoded<FileFacts['funcs'][number]>('funcs', fp, fq);
   if (vq > vp || oldFuncs.some(isInit)) return undefined;
-  // The region parsed with the rest of the file blanked, newlines kept.
-  // Parsed up to the region's end and its newline: the text after it would be blanked, and skipping
-  // 100 KB of spaces costs tree-sitter some milliseconds.
+  // The region parsed with the text between the header and it blanked, newlines kept, up to its end
+  // and newline: the text after it, blanked, would only cost tree-sitter some milliseconds per 100 KB
+  // of spaces to skip.
   const masked = Buffer.from(bytes.subarray(0, Math.min(L, regionEnd + 1)));
   if (headerKept) blank(masked, seg.header, start);
   let part: ReturnType<typeof extractLayout>;
@@ -244,14 +245,14 @@ export function splicePacked(path: string, bytes: Uint8Array, old: Uint8Array, c
   const regionSame = pairs.same([oldFuncs, decoded('types', tp, tq), headerKept ? [] : oldFacts.value(importsAt)], [got.funcs, got.types, headerKept ? [] : got.imports]);
   // The region's constants are written as the old facts' records (a parse of the whole file shares
   // one record of each through the file): each stands in the region's records as an old value.
-  const shared = new Set<object>();
+  const shareSeen = new Set<object>();
   const share = (x: unknown): unknown => {
     if (typeof x !== 'object' || x === null) return x;
     const c = constantKey(x);
     const at = c === undefined ? undefined : oldFacts.shared.get(c);
     if (at !== undefined) return new OldValue(at);
-    if (shared.has(x)) return x;
-    shared.add(x);
+    if (shareSeen.has(x)) return x;
+    shareSeen.add(x);
     if (Array.isArray(x)) for (let i = 0; i < x.length; i++) x[i] = share(x[i]);
     else for (const k in x as Record<string, unknown>) (x as Record<string, unknown>)[k] = share((x as Record<string, unknown>)[k]);
     return x;
@@ -271,18 +272,15 @@ export function splicePacked(path: string, bytes: Uint8Array, old: Uint8Array, c
   } as unknown as FileFacts;
   if (L >= SEGMENTS_MIN_CHARS) segmentsMade.set(facts, newSegments(text, seg, { p, q, delta, start: Math.max(start, header), header, lines }, layout, [fp, tp, vp], [got.funcs.length - (fq - fp), got.types.length - (tq - tp), 0]));
   const packed = packFacts(facts, undefined, { old: oldFacts, move });
-  const named = <K extends string>(keys: readonly K[]) => (x: unknown): Record<K, string | undefined> => {
-    const out = {} as Record<K, string | undefined>;
-    for (const k of keys) {
-      const v = x instanceof OldValue ? oldFacts.field(x.at, k) : (x as Record<string, unknown>)[k];
-      out[k] = typeof v === 'string' ? v : undefined;
-    }
-    return out;
+  // A string field of a declaration, kept (an old value) or the region's.
+  const field = (x: unknown, k: string): string | undefined => {
+    const v = x instanceof OldValue ? oldFacts.field(x.at, k) : (x as Record<string, unknown>)[k];
+    return typeof v === 'string' ? v : undefined;
   };
   const declared = (): Declared => ({
-    funcs: facts.funcs.map(named(['local', 'doc', 'fingerprint'])).map((f) => ({ local: f.local ?? '', doc: f.doc, fingerprint: f.fingerprint ?? '' })),
-    types: facts.types.map(named(['name', 'doc', 'fingerprint'])).map((t) => ({ name: t.name ?? '', doc: t.doc, fingerprint: t.fingerprint ?? '' })),
-    values: facts.values.map(named(['name', 'doc'])).map((v) => ({ name: v.name ?? '', doc: v.doc })),
+    funcs: facts.funcs.map((f) => ({ local: field(f, 'local') ?? '', doc: field(f, 'doc'), fingerprint: field(f, 'fingerprint') ?? '' })),
+    types: facts.types.map((t) => ({ name: field(t, 'name') ?? '', doc: field(t, 'doc'), fingerprint: field(t, 'fingerprint') ?? '' })),
+    values: facts.values.map((v) => ({ name: field(v, 'name') ?? '', doc: field(v, 'doc') })),
   });
   return { packed, shift: regionSame ? pairs.result() : undefined, declared };
 }
