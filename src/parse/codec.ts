@@ -169,15 +169,7 @@ export function packFacts(facts: FileFacts, table?: StringTable, repack?: Repack
           open.push(v);
           let shape = shapeRoot;
           for (const k in r) {
-            // shapeStep, written out: this loop is the encoder's hottest.
-            let next = shape.lastKey === k ? shape.lastNext : shape.next.get(k);
-            if (!next) {
-              next = { next: new Map(), lastKey: undefined, lastNext: undefined, keys: [...shape.keys, k], file: -1, id: -1 };
-              shape.next.set(k, next);
-            }
-            shape.lastKey = k;
-            shape.lastNext = next;
-            shape = next;
+            shape = shapeStep(shape, k);
             const x = r[k];
             if (typeof x === 'string') {
               const kept = str(x);
