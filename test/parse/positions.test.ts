@@ -4,7 +4,7 @@
  */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { extractAll, factsShift, positionShift } from '../../src/parse/index.js';
+import { extractAll, factsShift, positionShift, recordsShift } from '../../src/parse/index.js';
 import { symbolFields } from '../../src/resolve/index.js';
 import { remapLines } from '../../src/graph/index.js';
 import type { Graph } from '../../src/model/index.js';
@@ -81,6 +81,16 @@ describe('positionShift', () => {
     // Two calls, each with its line in the facts, put on one line.
     const two = 'package a\n\nfunc f() {\n\tg()\n\tg()\n}\n\nfunc g() {}\n';
     assert.equal(factsShift(facts(two), facts(two.replace('g()\n\tg()', 'g(); g()'))), undefined);
+  });
+
+  it('refuses positions whose order changes, small or past 2^26', () => {
+    const at = (l1: number, l2: number, p1: number, p2: number) => [{ line: l1, pos: p1 }, { line: l2, pos: p2 }];
+    assert.deepStrictEqual(recordsShift(at(1, 2, 10, 20), at(3, 4, 11, 21))?.lines, new Map([[1, 3], [2, 4]]));
+    assert.equal(recordsShift(at(1, 2, 10, 20), at(4, 3, 11, 21)), undefined);
+    assert.equal(recordsShift(at(1, 2, 10, 20), at(3, 4, 21, 11)), undefined);
+    const big = 2 ** 26;
+    assert.deepStrictEqual(recordsShift(at(1, 2, big, big + 9), at(1, 2, big + 1, big + 10))?.lines, new Map([[1, 1], [2, 2]]));
+    assert.equal(recordsShift(at(1, 2, big, big + 9), at(1, 2, big + 10, big + 1)), undefined);
   });
 });
 
