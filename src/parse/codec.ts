@@ -237,7 +237,11 @@ export function packFacts(facts: FileFacts, table?: StringTable, repack?: Repack
         switch (t & 7) {
           case INT:
             if (classes[i] === 0) emit(t);
-            else put(move(p, classes[i]));
+            else {
+              const w = move(p, classes[i]);
+              if (Number.isInteger(w) && w >= INT_MIN && w <= INT_MAX && !Object.is(w, -0)) emit((w << 4) | INT);
+              else put(w);
+            }
             break;
           case STR:
             if (stringAt[p] < 0) stringAt[p] = stringId(old.strings[p]);
@@ -398,7 +402,18 @@ export function oldFactsOf(bytes: Uint8Array, shareKey: (v: object) => string | 
     if (tag === INT || tag === FLOAT) classes[at] = cls;
     if (tag !== ARR && tag !== REC) return at + 1;
     let next = at + 1;
-    if (tag === REC) {
+    // A list's or record's values that are one token are walked here (most are): a call per
+    // record and list only.
+    if (tag === ARR) {
+      for (let i = 0; i < p; i++) {
+        const u = next < nTokens ? tokens[next] & 7 : -1;
+        if (u === ARR || u === REC || u < 0) next = walk(next, listCls, 0);
+        else {
+          if (u === INT || u === FLOAT) classes[next] = listCls;
+          next++;
+        }
+      }
+    } else {
       const keys = shapes[p];
       if (keys === undefined) throw new Error('a damaged facts record');
       // The record's kind: its `k` field, when a string (found when the fields before it are one token each).
@@ -409,8 +424,15 @@ export function oldFactsOf(bytes: Uint8Array, shareKey: (v: object) => string | 
         for (let i = 0; i < k; i++) if ((tokens[at + 1 + i] & 7) === ARR || (tokens[at + 1 + i] & 7) === REC) kind = -1;
       }
       const [values, lists] = classesOf(p, kind);
-      for (let i = 0; i < keys.length; i++) next = walk(next, values[i], lists[i]);
-    } else for (let i = 0; i < p; i++) next = walk(next, listCls, 0);
+      for (let i = 0; i < keys.length; i++) {
+        const u = next < nTokens ? tokens[next] & 7 : -1;
+        if (u === ARR || u === REC || u < 0) next = walk(next, values[i], lists[i]);
+        else {
+          if (u === INT || u === FLOAT) classes[next] = values[i];
+          next++;
+        }
+      }
+    }
     closed(at, next);
     return next;
   };
