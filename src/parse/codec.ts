@@ -92,16 +92,11 @@ export function packFacts(facts: FileFacts, table?: StringTable, repack?: Repack
   const open: object[] = [];
   /** Writes a string and gives the copy to keep in its place (the table's, or the string itself). */
   const str = (v: string): string => {
-    let id = stringIds.get(v);
-    if (id === undefined) {
-      id = strings.length;
-      strings.push(table ? sharedString(v, table) : v);
-      stringIds.add(v, id);
-    }
+    const id = stringId(v);
     emit((id << 4) | STR);
     return strings[id];
   };
-  /** The number of a string, written to the strings if new (as str does). */
+  /** The number of a string, added to the strings if new. */
   const stringId = (v: string): number => {
     let id = stringIds.get(v);
     if (id === undefined) {

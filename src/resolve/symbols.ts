@@ -1,6 +1,6 @@
 /** Symbol records for every function, method, closure, type, var and const in the program. */
 import type { SymbolRecord } from '../model/index.js';
-import type { Declared, FileFacts } from '../parse/index.js';
+import type { Declared } from '../parse/index.js';
 import type { FileInfo, PkgInfo, Program } from './program.js';
 import type { Types } from './types.js';
 
