@@ -17,7 +17,7 @@
  * read before: the region must begin and end with a newline at a declaration's end (the lexer is then
  * between declarations on both sides, and neither side's tokens can join the other's), and its parse
  * must hold no syntax error (an unclosed string or block would be one), and every block comment
- * opened in it must close in it (blanked, the text after the region closes none, and an unclosed
+ * opened in it must close in it (the text after the region is left out, so it closes none, and an unclosed
  * comment's '/' and '*' can read as operators). Var and const
  * declarations, and init functions, are never in a region: a file's package initializer gathers every
  * var's calls, and init functions and package-level closures are numbered across the file. Any edit
@@ -158,7 +158,7 @@ export function splicePacked(path: string, bytes: Uint8Array, old: Uint8Array, c
   const regionEnd = tailKept ? segStart(seg, q) + delta : L;
   // Between declarations on both sides: a newline right after the kept front and at the region's end.
   if ((start > 0 && start < L && bytes[start] !== NEWLINE) || (regionEnd < L && bytes[regionEnd] !== NEWLINE)) return undefined;
-  // A block comment opened in the region and closed after it: blanked, the text after the region
+  // A block comment opened in the region and closed after it: left out, the text after the region
   // closes nothing, and '/' and '*' may read as operators there.
   const opened = text.lastIndexOf('/*', regionEnd - 2);
   if (opened >= start) {
