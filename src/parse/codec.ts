@@ -249,6 +249,8 @@ export function packFacts(facts: FileFacts, table?: StringTable, repack?: Repack
             put(classes[i] === 0 ? old.floats[p] : move(old.floats[p], classes[i]));
             break;
           case REF:
+            // A reference names a record or list before it.
+            if (p >= i || ((ot[p] & 7) !== ARR && (ot[p] & 7) !== REC)) throw new Error('a damaged facts record');
             if (copied[p] >= 0) ref(copied[p]);
             // Its first place was not written (it was in the region): written here.
             else range(p, old.next(p));

@@ -25,7 +25,7 @@
  */
 import { isAscii } from 'node:buffer';
 import type { FileFacts } from './facts.js';
-import { oldFactsOf, OldValue, packFacts, segmentsIn, withSegments } from './codec.js';
+import { oldFactsOf, OldValue, packFacts, segmentsIn, withSegments, type OldFacts } from './codec.js';
 import { extractLayout } from './extract.js';
 import type { ParseClock } from './clock.js';
 import { DECL_WORDS as W, hashRange, lineCount, segmentsMade, SEGMENTS_MIN_CHARS, type Segments } from './segments.js';
@@ -165,18 +165,25 @@ export function splicePacked(path: string, bytes: Uint8Array, old: Uint8Array, c
     const closed = text.indexOf('*/', opened + 2);
     if (closed < 0 || closed + 2 > regionEnd) return undefined;
   }
-  // The old facts' records are read where they are: only the old region's are decoded.
-  const oldFacts = oldFactsOf(old, constantKey, classOf);
-  const list = (key: string) => oldFacts.lists.get(key) ?? [];
-  const decoded = <T>(key: string, from: number, to: number) => list(key).slice(from, to).map((at) => oldFacts.value(at) as T);
-  const importsAt = oldFacts.root.get('imports');
-  const oldPkg = oldFacts.field(0, 'pkg');
-  if (list('diagnostics').length > 0 || importsAt === undefined || typeof oldPkg !== 'string' || typeof oldFacts.field(0, 'path') !== 'string') return undefined;
   const before = (k: number, what: 0 | 1 | 2): number => (k === 0 ? 0 : seg.decls[(k - 1) * W + 3 + what]);
   const [fp, tp, vp] = [before(p, 0), before(p, 1), before(p, 2)];
   const [fq, tq, vq] = [before(q, 0), before(q, 1), before(q, 2)];
-  const oldFuncs = decoded<FileFacts['funcs'][number]>('funcs', fp, fq);
-  if (vq > vp || oldFuncs.some(isInit)) return undefined;
+  // The old facts' records are read where they are: only the old region's are decoded. A record that
+  // cannot be read (a damaged cache entry) is parsed whole.
+  let oldFacts: OldFacts;
+  let oldRegion: { funcs: FileFacts['funcs']; types: FileFacts['types']; imports: FileFacts['imports'] };
+  const list = (key: string) => oldFacts.lists.get(key) ?? [];
+  const decoded = <T>(key: string, from: number, to: number) => list(key).slice(from, to).map((at) => oldFacts.value(at) as T);
+  try {
+    oldFacts = oldFactsOf(old, constantKey, classOf);
+    oldRegion = { funcs: decoded('funcs', fp, fq), types: decoded('types', tp, tq), imports: headerKept ? [] : (oldFacts.value(oldFacts.root.get('imports') ?? 0) as FileFacts['imports']) };
+  } catch {
+    return undefined;
+  }
+  const importsAt = oldFacts.root.get('imports');
+  const oldPkg = oldFacts.field(0, 'pkg');
+  if (list('diagnostics').length > 0 || importsAt === undefined || typeof oldPkg !== 'string' || typeof oldFacts.field(0, 'path') !== 'string' || !Array.isArray(oldRegion.imports)) return undefined;
+  if (vq > vp || oldRegion.funcs.some(isInit)) return undefined;
   // The region parsed with the text between the header and it blanked, newlines kept, up to its end
   // and newline: the text after it, blanked, would only cost tree-sitter some milliseconds per 100 KB
   // of spaces to skip.
@@ -242,7 +249,7 @@ export function splicePacked(path: string, bytes: Uint8Array, old: Uint8Array, c
   };
   got.funcs.forEach(renumber);
   got.types.forEach(renumber);
-  const regionSame = pairs.same([oldFuncs, decoded('types', tp, tq), headerKept ? [] : oldFacts.value(importsAt)], [got.funcs, got.types, headerKept ? [] : got.imports]);
+  const regionSame = pairs.same([oldRegion.funcs, oldRegion.types, oldRegion.imports], [got.funcs, got.types, headerKept ? [] : got.imports]);
   // The region's constants are written as the old facts' records (a parse of the whole file shares
   // one record of each through the file): each stands in the region's records as an old value.
   const shareSeen = new Set<object>();
@@ -271,7 +278,12 @@ export function splicePacked(path: string, bytes: Uint8Array, old: Uint8Array, c
     diagnostics: [],
   } as unknown as FileFacts;
   if (L >= SEGMENTS_MIN_CHARS) segmentsMade.set(facts, newSegments(text, seg, { p, q, delta, start: Math.max(start, header), header, lines }, layout, [fp, tp, vp], [got.funcs.length - (fq - fp), got.types.length - (tq - tp), 0]));
-  const packed = packFacts(facts, undefined, { old: oldFacts, move });
+  let packed: Uint8Array;
+  try {
+    packed = packFacts(facts, undefined, { old: oldFacts, move });
+  } catch {
+    return undefined;
+  }
   // A string field of a declaration, kept (an old value) or the region's.
   const field = (x: unknown, k: string): string | undefined => {
     const v = x instanceof OldValue ? oldFacts.field(x.at, k) : (x as Record<string, unknown>)[k];

@@ -107,6 +107,26 @@ describe('splicePacked', () => {
     assert.ok(check('gen.go', text, text.replace('func (w *Worker3) Run3(n int) error {\n', 'func (w *Worker3) Run3(n int) error {\n\tdefer func() {}()\n')));
   });
 
+  it('parses whole where the old facts cannot be read, and does not throw', () => {
+    const old = packed('k.go', KUBELET);
+    // A comment put first: every old record is written from the old tokens.
+    const next = Buffer.from(`// first\n${KUBELET}`, 'latin1');
+    assert.ok(splicePacked('k.go', next, old), 'the record as written is spliced');
+    const tokensAt = 24 + old.readUInt32LE(8) * 8;
+    const count = old.readUInt32LE(4);
+    // A list that claims more values than the record holds.
+    const long = Buffer.from(old);
+    long.writeInt32LE(((1 << 24) << 4) | 3, tokensAt + 4 * 10);
+    assert.equal(splicePacked('k.go', next, long), undefined);
+    // A reference to a token after it.
+    const forward = Buffer.from(old);
+    let at = -1;
+    for (let i = 0; i < count && at < 0; i++) if ((forward.readInt32LE(tokensAt + 4 * i) & 7) === 6) at = i;
+    assert.ok(at >= 0, 'the fixture\'s facts hold a reference');
+    forward.writeInt32LE(((count - 1) << 4) | 6, tokensAt + 4 * at);
+    assert.equal(splicePacked('k.go', next, forward), undefined);
+  });
+
   it('gives up where a whole parse is needed', () => {
     const text = numbered();
     const none = (next: string) => assert.equal(splicePacked('gen.go', Buffer.from(next, 'latin1'), packed('gen.go', text)), undefined);
