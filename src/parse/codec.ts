@@ -30,6 +30,11 @@ const FLOAT = 5; // payload: index into the floats
 const REF = 6; // payload: the position of the token of a record or array met before
 const SHARED = 8;
 
+/** The value of a SPECIAL token's payload. */
+function special(p: number): undefined | null | boolean {
+  return p === 0 ? undefined : p === 1 ? null : p === 3;
+}
+
 const INT_MIN = -(2 ** 26);
 const INT_MAX = 2 ** 26 - 1;
 
@@ -106,17 +111,21 @@ export function packFacts(facts: FileFacts, table?: StringTable, repack?: Repack
     }
     return id;
   };
+  /** Writes a number: a whole one in range in its token, any other among the floats. */
+  const number = (v: number): void => {
+    if (Number.isInteger(v) && v >= INT_MIN && v <= INT_MAX && !Object.is(v, -0)) emit((v << 4) | INT);
+    else {
+      emit((floats.length << 4) | FLOAT);
+      floats.push(v);
+    }
+  };
   const put = (v: unknown): void => {
     switch (typeof v) {
       case 'string':
         str(v);
         return;
       case 'number':
-        if (Number.isInteger(v) && v >= INT_MIN && v <= INT_MAX && !Object.is(v, -0)) emit((v << 4) | INT);
-        else {
-          emit((floats.length << 4) | FLOAT);
-          floats.push(v);
-        }
+        number(v);
         return;
       case 'boolean':
         emit(((v ? 3 : 2) << 4) | SPECIAL);
@@ -232,11 +241,7 @@ export function packFacts(facts: FileFacts, table?: StringTable, repack?: Repack
         switch (t & 7) {
           case INT:
             if (classes[i] === 0) emit(t);
-            else {
-              const w = move(p, classes[i]);
-              if (Number.isInteger(w) && w >= INT_MIN && w <= INT_MAX && !Object.is(w, -0)) emit((w << 4) | INT);
-              else put(w);
-            }
+            else number(move(p, classes[i]));
             break;
           case STR:
             if (stringAt[p] < 0) stringAt[p] = stringId(old.strings[p]);
@@ -246,7 +251,7 @@ export function packFacts(facts: FileFacts, table?: StringTable, repack?: Repack
             emit(t);
             break;
           case FLOAT:
-            put(classes[i] === 0 ? old.floats[p] : move(old.floats[p], classes[i]));
+            number(classes[i] === 0 ? old.floats[p] : move(old.floats[p], classes[i]));
             break;
           case REF:
             // A reference names a record or list before it.
@@ -398,19 +403,10 @@ export function oldFactsOf(bytes: Uint8Array, shareKey: (v: object) => string | 
     const tag = t & 7;
     if (tag === INT || tag === FLOAT) classes[at] = cls;
     if (tag !== ARR && tag !== REC) return at + 1;
-    let next = at + 1;
-    // A list's or record's values that are one token are walked here (most are): a call per
-    // record and list only.
-    if (tag === ARR) {
-      for (let i = 0; i < p; i++) {
-        const u = next < nTokens ? tokens[next] & 7 : -1;
-        if (u === ARR || u === REC || u < 0) next = walk(next, listCls, 0);
-        else {
-          if (u === INT || u === FLOAT) classes[next] = listCls;
-          next++;
-        }
-      }
-    } else {
+    // The classes of a record's fields, or a list's values (a list in a list: none).
+    let values: Int8Array | undefined;
+    let lists: Int8Array | undefined;
+    if (tag === REC) {
       const keys = shapes[p];
       if (keys === undefined) throw new Error('a damaged facts record');
       // The record's kind: its `k` field, when a string (found when the fields before it are one token each).
@@ -420,14 +416,17 @@ export function oldFactsOf(bytes: Uint8Array, shareKey: (v: object) => string | 
         kind = tokens[at + 1 + k] >> 4;
         for (let i = 0; i < k; i++) if ((tokens[at + 1 + i] & 7) === ARR || (tokens[at + 1 + i] & 7) === REC) kind = -1;
       }
-      const [values, lists] = classesOf(p, kind);
-      for (let i = 0; i < keys.length; i++) {
-        const u = next < nTokens ? tokens[next] & 7 : -1;
-        if (u === ARR || u === REC || u < 0) next = walk(next, values[i], lists[i]);
-        else {
-          if (u === INT || u === FLOAT) classes[next] = values[i];
-          next++;
-        }
+      [values, lists] = classesOf(p, kind);
+    }
+    // Values that are one token are walked here (most are): a call per record and list only.
+    let next = at + 1;
+    for (let i = 0, n = values ? values.length : p; i < n; i++) {
+      const c = values ? values[i] : listCls;
+      const u = next < nTokens ? tokens[next] & 7 : -1;
+      if (u === ARR || u === REC || u < 0) next = walk(next, c, lists ? lists[i] : 0);
+      else {
+        if (u === INT || u === FLOAT) classes[next] = c;
+        next++;
       }
     }
     closed(at, next);
@@ -480,7 +479,7 @@ export function oldFactsOf(bytes: Uint8Array, shareKey: (v: object) => string | 
       case STR:
         return strings[p];
       case SPECIAL:
-        return p === 0 ? undefined : p === 1 ? null : p === 3;
+        return special(p);
       case FLOAT:
         return floats[p];
       case REF:
@@ -650,7 +649,7 @@ export function unpackFacts(bytes: Uint8Array, table?: StringTable): FileFacts {
         return a;
       }
       case SPECIAL:
-        return p === 0 ? undefined : p === 1 ? null : p === 3;
+        return special(p);
       case FLOAT:
         return floats[p];
       case REF: {

@@ -27,7 +27,6 @@ import { isAscii } from 'node:buffer';
 import type { FileFacts } from './facts.js';
 import { oldFactsOf, OldValue, packFacts, segmentsIn, withSegments, type OldFacts } from './codec.js';
 import { extractLayout } from './extract.js';
-import type { ParseClock } from './clock.js';
 import { DECL_WORDS as W, hashRange, lineCount, segmentsMade, SEGMENTS_MIN_CHARS, type Segments } from './segments.js';
 import { LINE_KEYS, OFFSET_KEYS, ShiftPairs } from './positions.js';
 
@@ -137,7 +136,7 @@ function commentsOnly(text: string, from: number): boolean {
  * segments included. The records before and after the region are written from the old tokens, moved
  * (see Repack): they are not decoded, moved and encoded again.
  */
-export function splicePacked(path: string, bytes: Uint8Array, old: Uint8Array, clock?: ParseClock): Spliced | undefined {
+export function splicePacked(path: string, bytes: Uint8Array, old: Uint8Array): Spliced | undefined {
   const seg = segmentsIn(old);
   if (!seg || !isAscii(bytes)) return undefined;
   const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1');
@@ -173,16 +172,16 @@ export function splicePacked(path: string, bytes: Uint8Array, old: Uint8Array, c
   let oldFacts: OldFacts;
   let oldRegion: { funcs: FileFacts['funcs']; types: FileFacts['types']; imports: FileFacts['imports'] };
   const list = (key: string) => oldFacts.lists.get(key) ?? [];
-  const decoded = <T>(key: string, from: number, to: number) => list(key).slice(from, to).map((at) => oldFacts.value(at) as T);
+  const decoded = <T>(key: string, from: number, to?: number) => list(key).slice(from, to).map((at) => oldFacts.value(at) as T);
   try {
     oldFacts = oldFactsOf(old, constantKey, classOf);
-    oldRegion = { funcs: decoded('funcs', fp, fq), types: decoded('types', tp, tq), imports: headerKept ? [] : (oldFacts.value(oldFacts.root.get('imports') ?? 0) as FileFacts['imports']) };
+    oldRegion = { funcs: decoded('funcs', fp, fq), types: decoded('types', tp, tq), imports: headerKept ? [] : decoded('imports', 0) };
   } catch {
     return undefined;
   }
   const importsAt = oldFacts.root.get('imports');
   const oldPkg = oldFacts.field(0, 'pkg');
-  if (list('diagnostics').length > 0 || importsAt === undefined || typeof oldPkg !== 'string' || typeof oldFacts.field(0, 'path') !== 'string' || !Array.isArray(oldRegion.imports)) return undefined;
+  if (list('diagnostics').length > 0 || importsAt === undefined || typeof oldPkg !== 'string' || typeof oldFacts.field(0, 'path') !== 'string') return undefined;
   if (vq > vp || oldRegion.funcs.some(isInit)) return undefined;
   // The region parsed with the text between the header and it blanked, newlines kept, up to its end
   // and newline: the text after it, blanked, would only cost tree-sitter some milliseconds per 100 KB
@@ -191,7 +190,7 @@ export function splicePacked(path: string, bytes: Uint8Array, old: Uint8Array, c
   if (headerKept) blank(masked, seg.header, start);
   let part: ReturnType<typeof extractLayout>;
   try {
-    part = extractLayout(path, masked, clock);
+    part = extractLayout(path, masked);
   } catch {
     return undefined;
   }
@@ -201,9 +200,6 @@ export function splicePacked(path: string, bytes: Uint8Array, old: Uint8Array, c
   if (layout.ends.some((e) => e <= Math.max(start, header) || e > regionEnd)) return undefined;
   // A comment at the region's end would join the doc comment of the declaration after it.
   if (q < n && !blankBetween(bytes, layout.ends.at(-1) ?? Math.max(start, header), regionEnd)) return undefined;
-  // Old facts after the region: lines below the region's last row move by the change in lines,
-  // offsets past its end by the change in length, function indexes past the old region's by the
-  // change in the count.
   const lines = lineCount(text);
   const dLines = lines - seg.lines;
   const oldEnd = regionEnd - delta;
