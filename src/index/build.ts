@@ -548,10 +548,23 @@ function primeEncoders(graph: Graph): readonly string[] {
   return packed.strings;
 }
 
-/** The files of `inputs` (the stored graph's) that `contents` (the scope's files now, read) lack, in the inputs' order. */
-function wentFrom(inputs: ResolveInputs, contents: readonly FileContent[]): string[] {
+/**
+ * The files of `inputs` (the stored graph's) that `contents` (the scope's files now, read) lack, in the
+ * inputs' order. `changed`: the files of `contents` whose facts the inputs do not give; every other one
+ * is in the inputs. So when a few changed and the inputs have as many files as `contents` less those
+ * of the changed ones they lack (the files that came), none went, and no set of every path is made
+ * (4 ms of a file's coming in a watch on v1.28, twice: see filesCameWent).
+ */
+function wentFrom(inputs: ResolveInputs, contents: readonly FileContent[], changed: readonly FileContent[]): string[] {
+  if (changed.length <= CUTOFF_MAX_FILES) {
+    let came = 0;
+    for (const c of changed) if (!inputs.files.some((e) => e[0] === c.path)) came++;
+    if (inputs.files.length === contents.length - came) return [];
+  }
   const now = new Set(contents.map((c) => c.path));
-  return inputs.files.flatMap(([path]) => (now.has(path) ? [] : [path]));
+  const went: string[] = [];
+  for (const [path] of inputs.files) if (!now.has(path)) went.push(path);
+  return went;
 }
 
 /**
@@ -727,7 +740,7 @@ function build(opts: IndexOptions, useSnapshot: boolean, again = false): IndexRe
   const known = state?.inputs ? factsKnown(state.inputs) : undefined;
   const changed = known ? contents.filter((c, i) => known(c, i) === undefined) : undefined;
   // A scan that took the snapshot's tree has the files it had: none went when the counts agree.
-  const went = changed && (scan.reused === 'tree' && state!.inputs.files.length === contents.length ? [] : wentFrom(state!.inputs, contents));
+  const went = changed && (scan.reused === 'tree' && state!.inputs.files.length === contents.length ? [] : wentFrom(state!.inputs, contents, changed));
   const changedPaths = changed && [...changed.map((c) => c.path), ...went!];
   if (state && changed && changed.length <= CUTOFF_MAX_FILES) {
     // Each changed file's entry in the state's inputs (a few files: looked for one by one, with no map of them all).
@@ -796,7 +809,7 @@ function build(opts: IndexOptions, useSnapshot: boolean, again = false): IndexRe
     // (an early cut-off moved their lines), whose facts the pack has.
     const behind = kept && prior.key === state.inputs.key ? sessionBehind(kept, prior, contents, changed, packFile) : undefined;
     // Or files that came or went, in packages that stay, with nothing else changed.
-    const cameWent = kept && prior.key !== state.inputs.key ? filesCameWent(kept, state.inputs, prior, contents, changed) : undefined;
+    const cameWent = kept && prior.key !== state.inputs.key ? filesCameWent(kept, state.inputs, prior, changed, went!) : undefined;
     const session = (behind || cameWent) && kept!.session;
     const update = session && changed.every((c) => c.active) ? session.update([...changed.map((c) => early!.get(c.path)!.facts), ...(behind ?? [])], { root, modulePath, context: opts.ctx, diagnostics: sourceDiagnostics }, cameWent) : undefined;
     if (update) lap('resolve');
@@ -994,19 +1007,19 @@ function sessionBehind(kept: KeptSession, prior: ResolveInputs, contents: FileCo
 
 /**
  * The files that came or went since the state's inputs `was` (which the kept resolution's graph was
- * made from), when that and the changed files' facts are all that changed: `prior` (the inputs with
+ * made from), when that and the changed files' facts are all that changed (`went`: the files of `was`
+ * the scope has no more, see wentFrom): `prior` (the inputs with
  * the changed files' old facts: see inputsWith) with the files that came left out and those that went
  * put back, as the kept resolution has them, gives `was`'s key. Undefined otherwise, or when none came
  * or went, or more than CUTOFF_MAX_FILES did, or a file that came is not in the build, or one that went
  * was not.
  */
-function filesCameWent(kept: KeptSession, was: ResolveInputs, prior: ResolveInputs, contents: FileContent[], changed: FileContent[]): FilesChange | undefined {
+function filesCameWent(kept: KeptSession, was: ResolveInputs, prior: ResolveInputs, changed: FileContent[], went: string[]): FilesChange | undefined {
   if (kept.inputs.key !== was.key) return undefined;
   const d = describedAs.get(prior);
   if (!d) return undefined;
   const at = new Map(was.files.map((e, i) => [e[0], i]));
   const came = changed.filter((c) => !at.has(c.path));
-  const went = wentFrom(was, contents);
   if (came.length + went.length === 0 || came.length + went.length > CUTOFF_MAX_FILES || came.some((c) => !c.active)) return undefined;
   const pkgAt = new Map(d.packages.map((p, i) => [p.importPath, i]));
   // The files that went, as the kept resolution has them (in the build, so active), by their package's place.
@@ -1020,14 +1033,13 @@ function filesCameWent(kept: KeptSession, was: ResolveInputs, prior: ResolveInpu
     pkgs.add(i);
   }
   const cameAt = new Set(came.map((c) => c.path));
-  const facts = new Map(was.files.map((e) => [e[0], e[2]]));
   const parts = d.parts.slice();
   for (const i of pkgs) {
     const p = d.packages[i];
     // The package's files as the state had them: in its order, each with the facts it had.
     const files: DescribedFile[] = [...p.files.filter((f) => !cameAt.has(f.path)), ...wentFiles.filter((f) => f.pkgAt === i)];
     files.sort((a, b) => at.get(a.path)! - at.get(b.path)!);
-    parts[i] = partOfFiles(p.importPath, files, files.map((f) => facts.get(f.path)));
+    parts[i] = partOfFiles(p.importPath, files, files.map((f) => was.files[at.get(f.path)!][2]));
   }
   if (keyOfDescription({ ...d, parts }) !== was.key) return undefined;
   return {
@@ -1373,7 +1385,8 @@ function partsWith(last: Described, head: string, packages: SourcePackage[], fac
   let at = 0;
   let was = 0;
   for (let i = 0; i < packages.length; i++) {
-    const [p, q] = [packages[i], last.packages[i]];
+    const p = packages[i];
+    const q = last.packages[i];
     if (!same && p.importPath !== q.importPath) return undefined;
     const from = at;
     at += p.files.length;
@@ -1402,7 +1415,8 @@ function partsWith(last: Described, head: string, packages: SourcePackage[], fac
 function sameFiles(a: readonly DescribedFile[], b: readonly DescribedFile[]): boolean {
   if (a.length !== b.length) return false;
   for (let j = 0; j < a.length; j++) {
-    const [f, g] = [a[j], b[j]];
+    const f = a[j];
+    const g = b[j];
     if (f.path !== g.path || f.active !== g.active || (f.constraint ?? null) !== (g.constraint ?? null)) return false;
   }
   return true;

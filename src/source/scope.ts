@@ -46,28 +46,31 @@ export function computeScope(tree: SourceTree, scope: Scope, ctx: BuildContext):
     });
   }
 
-  const reported = new Set<string>();
-  const report = (imp: string, from: GoFile, code: string, message: string): void => {
-    if (reported.has(imp)) return;
-    reported.add(imp);
+  const report = (from: GoFile, code: string, message: string): void => {
     diagnostics.push({ severity: 'info', code, message, file: from.path });
   };
 
+  // The imports that are not chosen, and never will be (the standard library's, vendor's, those
+  // reported): each is looked at once, where the first file importing it is (which is the one a
+  // report names).
+  const passed = new Set<string>();
   for (let i = 0; i < queue.length; i++) {
     const pkg = queue[i] as SourcePackage;
     for (const file of pkg.files) {
       if (!file.active) continue;
       for (const imp of file.imports ?? []) {
-        if (chosen.has(imp)) continue;
+        if (chosen.has(imp) || passed.has(imp)) continue;
         const target = packages.get(imp);
         if (target === undefined || !own(target)) {
+          passed.add(imp);
           if (target === undefined && ownNamespace(imp)) {
-            report(imp, file, 'source.import-not-found', `import "${imp}" (from ${pkg.importPath}) is not in the module or staging; left out of scope`);
+            report(file, 'source.import-not-found', `import "${imp}" (from ${pkg.importPath}) is not in the module or staging; left out of scope`);
           }
           continue;
         }
         if (!hasActive(target)) {
-          report(imp, file, 'source.no-active-files', `import "${imp}" (from ${pkg.importPath}) has no files active in this build context`);
+          passed.add(imp);
+          report(file, 'source.no-active-files', `import "${imp}" (from ${pkg.importPath}) has no files active in this build context`);
           continue;
         }
         chosen.set(imp, target);
@@ -81,8 +84,15 @@ export function computeScope(tree: SourceTree, scope: Scope, ctx: BuildContext):
 /** Whether an import path is the module's or staging's, found in the tree or not (an import of it not found is reported). */
 export function namespace(tree: SourceTree): (imp: string) => boolean {
   const stagingRoots = new Set<string>();
-  for (const p of tree.packages.values()) if ((p.origin ?? importPathOf(p.dir, tree.modulePath).origin) === 'staging') stagingRoots.add(p.importPath.split('/').slice(0, 2).join('/'));
-  return (imp) => imp === tree.modulePath || imp.startsWith(`${tree.modulePath}/`) || stagingRoots.has(imp.split('/').slice(0, 2).join('/'));
+  for (const p of tree.packages.values()) if ((p.origin ?? importPathOf(p.dir, tree.modulePath).origin) === 'staging') stagingRoots.add(firstTwo(p.importPath));
+  const own = `${tree.modulePath}/`;
+  return (imp) => imp === tree.modulePath || imp.startsWith(own) || stagingRoots.has(firstTwo(imp));
+}
+
+/** An import path's first two elements ("k8s.io/api" of "k8s.io/api/core/v1"), or the whole path when it has fewer. */
+function firstTwo(imp: string): string {
+  const second = imp.indexOf('/', imp.indexOf('/') + 1);
+  return second < 0 ? imp : imp.slice(0, second);
 }
 
 function reevaluate(packages: Map<string, SourcePackage>, ctx: BuildContext): Map<string, SourcePackage> {

@@ -25,6 +25,8 @@ function scopeTree(): string {
       '"k8s.io/kubernetes/pkg/util/gone"',
       '"k8s.io/kubernetes/pkg/util/winonly"',
     ]),
+    // Imports kubelet.go's missing and inactive packages again: each is reported once, at kubelet.go.
+    'pkg/kubelet/volumes.go': goFile('kubelet', ['"k8s.io/kubernetes/pkg/util/gone"', '"k8s.io/kubernetes/pkg/util/winonly"']),
     'pkg/kubelet/kubelet_test.go': goFile('kubelet', ['"k8s.io/kubernetes/pkg/util/testonly"']),
     'pkg/kubelet/cm/cm_windows.go': goFile('cm', ['"k8s.io/kubernetes/pkg/util/fromwindows"']),
     'pkg/kubelet/cm/cm_linux.go': goFile('cm', ['"k8s.io/kubernetes/pkg/util/fromlinux"']),
