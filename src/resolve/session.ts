@@ -1412,7 +1412,8 @@ export class ResolveSession {
     // from its new records: see plan), or comes from a signature that names it (a function resolved
     // again with what names it, and the bindings' types: see mentions); no other declaration names it
     // (see typeAddable). So what looked up its fields and methods is resolved again.
-    if (plans.some((p) => p.typeNames)) this.program.types = typesInOrder(this.program);
+    const typed = plans.filter((p) => p.typeNames);
+    if (typed.length > 0) this.program.types = typesInOrder(this.program, new Set(typed.map((p) => p.file.pkg)));
     const typesDropped = r.typesGone(goneTypes);
     // Fields that came, went or took another type: the types made of those structs made again.
     const structs = plans.some((p) => p.fields);
@@ -1806,19 +1807,37 @@ function collectNames(x: unknown, into: Set<string>): void {
 
 /**
  * The program's types in the order a build from nothing lists them (see buildProgram): each type
- * where its package's files declare the record the package took.
+ * where its package's files declare the record the package took. With `changed`, the packages whose
+ * types came or went: the list before (in that order, so each package's types in one stretch) with
+ * those packages' stretches made again, where listing every type took 4-6 ms of a file's coming in a
+ * watch on v1.28. A changed package that had no type before has no stretch to take the place of: the
+ * list is then made whole.
  */
-function typesInOrder(program: Program): TypeInfo[] {
+function typesInOrder(program: Program, changed?: ReadonlySet<PkgInfo>): TypeInfo[] {
   const out: TypeInfo[] = [];
-  for (const pkg of program.packages.values()) {
+  const listed = (pkg: PkgInfo) => {
     for (const file of pkg.files) {
       for (const t of file.facts.types) {
         const info = pkg.types.get(t.name);
         if (info?.file === file && info.facts === t) out.push(info);
       }
     }
+  };
+  if (!changed) {
+    for (const pkg of program.packages.values()) listed(pkg);
+    return out;
   }
-  return out;
+  const before = program.types;
+  const done = new Set<PkgInfo>();
+  for (let k = 0; k < before.length; k++) {
+    const pkg = before[k].pkg;
+    if (!changed.has(pkg)) out.push(before[k]);
+    else if (!done.has(pkg)) {
+      done.add(pkg);
+      listed(pkg);
+    }
+  }
+  return done.size === changed.size ? out : typesInOrder(program);
 }
 
 /**
