@@ -367,8 +367,8 @@ export function manifestOf(root: string, files: string[], statOf: (abs: string, 
   const paths: string[] = [];
   const sizes: number[] = [];
   const mtimes: number[] = [];
-  // Indexed reads, not a destructured pair, and a plain loop: this runs once a build over every file
-  // (5,187 on v1.28's default scope), in code V8 has not optimized.
+  // Indexed reads, not a destructured pair (an iterator per read), and a plain loop: this runs once a
+  // build over every file (5,187 on v1.28's default scope).
   const add = (p: string, file: number, dir: boolean) => {
     const st = statOf(p, file, dir);
     paths.push(p);
