@@ -756,14 +756,24 @@ export class CallResolver {
     // The fields of a struct that changed can bring other types in with it (see withFieldTypes).
     if (!fieldsChanged && [...touched].every(([t, was]) => was === this.createdCounts.has(t))) return [];
     const before = this.created;
-    // Types only added (no struct's fields changed): what their fields bring, over what was created
-    // (following fields from a set of types is following them from each).
+    // Types only added (no struct's fields changed): what their fields bring, added to what was created
+    // (following fields from a set of types is following them from each), and they are what changed.
+    // The set is added to in place: copied, with both sets walked for what differs, it took 3-4 ms of
+    // a file's coming in a watch on v1.28 (some 20,000 types created).
     const added = [...touched].filter(([t, was]) => !was && this.createdCounts.has(t)).map(([t]) => t);
     const onlyAdded = !fieldsChanged && [...touched].every(([t, was]) => !was || this.createdCounts.has(t));
-    this.created = onlyAdded ? new Set([...before, ...withFieldTypes(this.types, added)]) : withFieldTypes(this.types, this.createdCounts.keys());
     const delta = new Set<TypeInfo>();
-    for (const t of this.created) if (!before.has(t)) delta.add(t);
-    for (const t of before) if (!this.created.has(t)) delta.add(t);
+    if (onlyAdded) {
+      for (const t of withFieldTypes(this.types, added)) {
+        if (before.has(t)) continue;
+        before.add(t);
+        delta.add(t);
+      }
+    } else {
+      this.created = withFieldTypes(this.types, this.createdCounts.keys());
+      for (const t of this.created) if (!before.has(t)) delta.add(t);
+      for (const t of before) if (!this.created.has(t)) delta.add(t);
+    }
     if (delta.size === 0) return [];
     const changed: string[] = [];
     for (const [key, targets] of this.dispatched) {
