@@ -1018,7 +1018,9 @@ function filesCameWent(kept: KeptSession, was: ResolveInputs, prior: ResolveInpu
   if (kept.inputs.key !== was.key) return undefined;
   const d = describedAs.get(prior);
   if (!d) return undefined;
-  const at = new Map(was.files.map((e, i) => [e[0], i]));
+  // Each entry's place, set one by one (a map made from a list of pairs made a pair per file first).
+  const at = new Map<string, number>();
+  for (let i = 0; i < was.files.length; i++) at.set(was.files[i][0], i);
   const came = changed.filter((c) => !at.has(c.path));
   if (came.length + went.length === 0 || came.length + went.length > CUTOFF_MAX_FILES || came.some((c) => !c.active)) return undefined;
   const pkgAt = new Map(d.packages.map((p, i) => [p.importPath, i]));

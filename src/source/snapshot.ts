@@ -179,7 +179,7 @@ export function scanSource(root: string, ctx: BuildContext, scope: Scope, opts: 
     return taken ?? scanSource(root, ctx, scope, { ...opts, only: undefined });
   }
   // go.mod (the first path) decides every import path: when it moved, no header is reused.
-  const scanIndex = new Map(rels.map((r, i) => [absOf(abs, r), i]));
+  const scanIndex = placesOf(rels, (r) => absOf(abs, r));
   const cache: WalkCache | undefined = trusted[0]
     ? {
       stat: (p) => {
@@ -404,7 +404,7 @@ function scopeJoinersAsRecorded(prev: SourceSnapshot, strings: string[], rels: s
   const was = new Set(Array.from(prev.scoped, (p) => strings[prev.packages[p * PACKAGE_COLUMNS]]));
   const joined = packages.filter((p) => !was.has(p.importPath));
   if (joined.length === 0) return true;
-  const at = new Map(rels.map((r, i) => [r, i]));
+  const at = placesOf(rels);
   // Each path but those stat'd by this scan (the named files, their folders).
   const paths = joined.flatMap((p) => [p.dir, ...p.files.map((f) => f.path)].map((x) => x.split('/').join(path.sep))).filter((p) => !takenNow(p) && !takenNow(at.get(p) ?? -1));
   const index = paths.map((p) => at.get(p) ?? -1);
@@ -603,6 +603,16 @@ function reuseTree(prev: SourceSnapshot, decoder: Decoder, rels: string[], now: 
 /** A recorded size no stat gives (see Stat): the path is not trusted until stat'd again. */
 const NEVER_SEEN = -4;
 
+/**
+ * Each path's place in `rels` (keyed by `key` of it): set one by one, where a map made from a list of
+ * pairs made one pair per path first (12,000 on v1.28: 3.5-7 ms against 1.4-2.2).
+ */
+function placesOf(rels: readonly string[], key?: (rel: string) => string): Map<string, number> {
+  const at = new Map<string, number>();
+  for (let i = 0; i < rels.length; i++) at.set(key ? key(rels[i]) : rels[i], i);
+  return at;
+}
+
 function statAt(stats: ArrayLike<number>, i: number | undefined): Stat | undefined {
   return i === undefined || i < 0 ? undefined : [stats[4 * i], stats[4 * i + 1], stats[4 * i + 2], stats[4 * i + 3]];
 }
@@ -642,7 +652,7 @@ function walked(tree: SourceTree, scope: Scope, ctx: BuildContext, reused: Sourc
     reused,
     changed: true,
     scopeStats: () => {
-      const index = new Map(rels.map((r, i) => [r, i]));
+      const index = placesOf(rels);
       const files = scoped.packages.flatMap((p) => p.files.map((f) => f.path));
       return { file: (k) => statAt(recorded.stats, index.get(files[k])), dir: (p) => statAt(recorded.stats, index.get(scoped.packages[p].dir)) };
     },
