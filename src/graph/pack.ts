@@ -411,14 +411,15 @@ export function summarize(p: PackedGraph): GraphSummary {
   return summaryOf(p.rest, p.unresolved.length / UNRES_W, counts);
 }
 
-/** The same summary, of a graph not packed. */
-export function summarizeGraph(g: Graph): GraphSummary {
+/** The same summary, of a graph not packed; `reasons`: its unresolved sites counted by reason already. */
+export function summarizeGraph(g: Graph, reasons?: ReadonlyMap<string, number>): GraphSummary {
+  if (reasons) return summaryOf(g, g.unresolved.length, reasons);
   const counts = new Map<string, number>();
   for (const u of g.unresolved) counts.set(u.reason, (counts.get(u.reason) ?? 0) + 1);
   return summaryOf(g, g.unresolved.length, counts);
 }
 
-function summaryOf(rest: PackedGraph['rest'], unresolved: number, counts: Map<string, number>): GraphSummary {
+function summaryOf(rest: PackedGraph['rest'], unresolved: number, counts: ReadonlyMap<string, number>): GraphSummary {
   const unresolvedByReason = [...counts].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
   return { root: rest.root, stats: rest.stats, diagnostics: rest.diagnostics, unresolved, unresolvedByReason };
 }

@@ -447,7 +447,7 @@ function rehearseWarm(
   const extract = (text: string) => parseChanged([{ ...target, bytes: Buffer.from(text) }], opts).get(target.path)!.facts;
   const written = (graph: Graph, changes: GraphChanges | undefined) => {
     packDelta(graphFile, graph, packOnDisk(graphFile, state));
-    summarizeGraph(graph);
+    summarizeGraph(graph, session.unresolvedReasons());
     storeDelta(join(dir, STORE_FILE), graph, state.inputs.key, storeOnDisk(dir), changes);
   };
   const rehearsal = rehearse(session, target.text, meta, last, { extract, written }, REHEARSAL_ROUNDS);
@@ -816,7 +816,7 @@ function build(opts: IndexOptions, useSnapshot: boolean, again = false): IndexRe
     if (update && 'graph' in update) {
       for (const [k, v] of Object.entries(update.timings)) timings[`resolve.${k}`] = v;
       keepSession(opts.memo!, dir, inputs, session!);
-      const summary = writeResolved(update.graph, { dir, stamp, inputs, manifest: manifestNow(), memo: opts.memo, prior: state, lap, changes: update.changes, defer: opts.defer });
+      const summary = writeResolved(update.graph, { dir, stamp, inputs, manifest: manifestNow(), memo: opts.memo, prior: state, lap, changes: update.changes, defer: opts.defer, reasons: session!.unresolvedReasons() });
       if (opts.defer) {
         opts.defer(() => {
           keep();
@@ -865,7 +865,7 @@ function build(opts: IndexOptions, useSnapshot: boolean, again = false): IndexRe
  * cache), the query store and its manifest; or, with `defer` and a store delta, the other way round
  * (see below).
  */
-function writeResolved(graph: Graph, a: { dir: string; stamp: string; inputs: ResolveInputs; manifest: Manifest; memo?: PackMemo; prior?: IndexState; lap?: (name: string) => void; changes?: GraphChanges; defer?: (task: () => void) => void }): GraphSummary {
+function writeResolved(graph: Graph, a: { dir: string; stamp: string; inputs: ResolveInputs; manifest: Manifest; memo?: PackMemo; prior?: IndexState; lap?: (name: string) => void; changes?: GraphChanges; defer?: (task: () => void) => void; reasons?: ReadonlyMap<string, number> }): GraphSummary {
   // A process that keeps the resolution between builds (see keepsResolution) passes the same records
   // again: the encoders keep what they made for the next graph, and (as every part is written here and
   // dropped) make it in the memory of what they made the time before (see graph/scratch.ts).
@@ -883,7 +883,7 @@ function writeResolved(graph: Graph, a: { dir: string; stamp: string; inputs: Re
   // after the report. Stopped in between, the state still names the graph before, whose files are as
   // they were: the next build finds the tree changed since, and builds as after any edit.
   if (delta && a.defer) {
-    const summary = summarizeGraph(graph);
+    const summary = summarizeGraph(graph, a.reasons);
     a.lap?.('write.pack');
     writeFreshnessFile(a.dir, a.stamp, a.inputs.key, a.manifest, { base: disk!.base!, delta }, smallReuse(a.memo));
     a.lap?.('write.manifest');
@@ -912,11 +912,11 @@ function writeResolved(graph: Graph, a: { dir: string; stamp: string; inputs: Re
  * next build takes for no cache). Returns the graph's summary, as the state keeps it: `made`, when
  * the caller made it already (and reported it), else made here.
  */
-function writeGraphAndState(graph: Graph, a: { dir: string; stamp: string; inputs: ResolveInputs; memo?: PackMemo; prior?: IndexState; lap?: (name: string) => void }, keep: boolean, packedNow: () => PackedGraph, made?: GraphSummary): GraphSummary {
+function writeGraphAndState(graph: Graph, a: { dir: string; stamp: string; inputs: ResolveInputs; memo?: PackMemo; prior?: IndexState; lap?: (name: string) => void; reasons?: ReadonlyMap<string, number> }, keep: boolean, packedNow: () => PackedGraph, made?: GraphSummary): GraphSummary {
   const graphFile = join(a.dir, GRAPH_FILE);
   const label = graphLabel(a.stamp);
   const fileDelta = keep ? packDelta(graphFile, graph, packOnDisk(graphFile, a.prior)) : undefined;
-  const summary = made ?? (fileDelta ? summarizeGraph(graph) : summarize(packedNow()));
+  const summary = made ?? (fileDelta ? summarizeGraph(graph, a.reasons) : summarize(packedNow()));
   a.lap?.('write.pack');
   if (!fileDelta) {
     // It also writes the graph file into its copy from the time before (see Reuse).

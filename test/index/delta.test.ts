@@ -9,8 +9,8 @@ import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { DELTA_MAX_BYTES, forgetDeltaBase, readDelta, storeDelta } from '../../src/graph/delta.js';
 import { bufferBytes, encodeStore, GraphStore } from '../../src/graph/index.js';
-import { packGraph, unpackGraph } from '../../src/graph/pack.js';
-import { buildIndex, warmIndex, type IndexOptions } from '../../src/index/build.js';
+import { packGraph, summarizeGraph, unpackGraph, type GraphSummary } from '../../src/graph/pack.js';
+import { buildIndex, warmIndex, type IndexOptions, type IndexResult } from '../../src/index/build.js';
 import { PackMemo } from '../../src/index/cache.js';
 import { openStore, readFreshness, indexDir } from '../../src/index/stored.js';
 import { defaultBuildContext } from '../../src/source/index.js';
@@ -23,11 +23,16 @@ const fixture = resolve('test/fixtures/go/kubelike');
 
 /**
  * `built` is the graph a fresh build of `root` makes, the store answers as one written whole for it,
- * and a one-shot build on the same cache reads it too.
+ * and a one-shot build on the same cache reads it too. `summary`: the build's, whose unresolved sites
+ * by reason (kept as updates go, see ResolveSession.unresolvedReasons) are the fresh graph's.
  */
-function sameAsFresh(built: Graph, what: string, root: string, loc: IndexOptions, fresh: () => Graph): void {
+function sameAsFresh(built: Graph, what: string, root: string, loc: IndexOptions, fresh: () => Graph, summary?: GraphSummary): void {
   const want = fresh();
   assert.deepEqual(unpackGraph(packGraph(built)), unpackGraph(packGraph(want)), `${what}: the graph a fresh build makes`);
+  if (summary) {
+    assert.deepEqual(summary.unresolvedByReason, summarizeGraph(want).unresolvedByReason, `${what}: the unresolved sites by reason`);
+    assert.equal(summary.unresolved, want.unresolved.length, `${what}: the unresolved sites`);
+  }
   const store = openStore(loc);
   assert.ok(store, `${what}: the store answers`);
   const ids = graphIds(want).filter((id) => /kubelet/.test(id));
@@ -110,7 +115,7 @@ describe('the query store delta', () => {
     const pods = join(root, 'pkg/kubelet/kubelet_pods.go');
     const k0 = readFileSync(kubelet, 'utf8');
     const p0 = readFileSync(pods, 'utf8');
-    const same = (built: Graph, what: string) => sameAsFresh(built, what, root, loc, fresh);
+    const same = (built: IndexResult, what: string) => sameAsFresh(built.graph, what, root, loc, fresh, built.summary);
     // Lines moved in two files and left so; then an edit of one of them that changes facts.
     writeFileSync(kubelet, '// a line put first\n' + k0);
     writeFileSync(pods, '// a line put first\n\n' + p0);
@@ -118,26 +123,26 @@ describe('the query store delta', () => {
     writeFileSync(kubelet, '// a line put first\n' + k0 + '\nfunc behindAdded() { behindOther() }\n\nfunc behindOther() {}\n');
     const taken = buildIndex(loc);
     assert.ok(taken.incremental, 'resolved again in part, the files whose lines moved taken with it');
-    same(taken.graph, 'a function added after lines moved');
+    same(taken, 'a function added after lines moved');
     // Lines moved again in the other file alone, then an edit of the first.
     writeFileSync(pods, p0);
     assert.equal(buildIndex(loc).cutOff, 'positions');
     writeFileSync(kubelet, k0);
     const back = buildIndex(loc);
     assert.ok(back.incremental, 'resolved again in part again');
-    same(back.graph, 'both back');
+    same(back, 'both back');
     forgetDeltaBases();
   });
 
   it('follow files that come and go, which the kept resolution takes', () => {
     const { root, loc, fresh } = keptTree('ka-delta-files');
     buildIndex(loc);
-    const same = (built: Graph, what: string) => sameAsFresh(built, what, root, loc, fresh);
+    const same = (built: IndexResult, what: string) => sameAsFresh(built.graph, what, root, loc, fresh, built.summary);
     const added = join(root, 'pkg/kubelet/atlas_added.go');
     writeFileSync(added, 'package kubelet\n\nimport "time"\n\nfunc atlasAdded(kl *Kubelet, d time.Duration) { kl.BirthCry() }\n');
     const came = buildIndex(loc);
     assert.ok(came.incremental, `a file that came: resolved again in part (not: ${came.refused})`);
-    same(came.graph, 'a file that came');
+    same(came, 'a file that came');
     const kubelet = join(root, 'pkg/kubelet/kubelet.go');
     const k0 = readFileSync(kubelet, 'utf8');
     // It goes while kubelet.go comes to call it: two files in one build.
@@ -145,9 +150,9 @@ describe('the query store delta', () => {
     rmSync(added);
     const went = buildIndex(loc);
     assert.ok(went.incremental, `a file that went: resolved again in part (not: ${went.refused})`);
-    same(went.graph, 'a file that went');
+    same(went, 'a file that went');
     writeFileSync(kubelet, k0);
-    same(buildIndex(loc).graph, 'back');
+    same(buildIndex(loc), 'back');
     forgetDeltaBases();
   });
 
