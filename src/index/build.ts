@@ -550,17 +550,13 @@ function primeEncoders(graph: Graph): readonly string[] {
 
 /**
  * The files of `inputs` (the stored graph's) that `contents` (the scope's files now, read) lack, in the
- * inputs' order. `changed`: the files of `contents` whose facts the inputs do not give; every other one
- * is in the inputs. So when a few changed and the inputs have as many files as `contents` less those
- * of the changed ones they lack (the files that came), none went, and no set of every path is made
- * (4 ms of a file's coming in a watch on v1.28, twice: see filesCameWent).
+ * inputs' order. `came`, when known: how many of the files of `contents` whose facts the inputs do not
+ * give the inputs lack; every other file of `contents` is in the inputs. So when the inputs have as many
+ * files as `contents` less those that came, none went, and no set of every path is made (4 ms of a
+ * file's coming in a watch on v1.28, twice: see filesCameWent).
  */
-function wentFrom(inputs: ResolveInputs, contents: readonly FileContent[], changed: readonly FileContent[]): string[] {
-  if (changed.length <= CUTOFF_MAX_FILES) {
-    let came = 0;
-    for (const c of changed) if (!inputs.files.some((e) => e[0] === c.path)) came++;
-    if (inputs.files.length === contents.length - came) return [];
-  }
+function wentFrom(inputs: ResolveInputs, contents: readonly FileContent[], came?: number): string[] {
+  if (came !== undefined && inputs.files.length === contents.length - came) return [];
   const now = new Set(contents.map((c) => c.path));
   const went: string[] = [];
   for (const [path] of inputs.files) if (!now.has(path)) went.push(path);
@@ -740,11 +736,14 @@ function build(opts: IndexOptions, useSnapshot: boolean, again = false): IndexRe
   const known = state?.inputs ? factsKnown(state.inputs) : undefined;
   const changed = known ? contents.filter((c, i) => known(c, i) === undefined) : undefined;
   // A scan that took the snapshot's tree has the files it had: none went when the counts agree.
-  const went = changed && (scan.reused === 'tree' && state!.inputs.files.length === contents.length ? [] : wentFrom(state!.inputs, contents, changed));
+  // Each changed file's entry in the state's inputs, when a few changed (looked for one by one, with no
+  // map of them all): none for a file that came.
+  const entries = state && changed && changed.length <= CUTOFF_MAX_FILES ? new Map(changed.map((c) => [c.path, state.inputs.files.find((e) => e[0] === c.path)])) : undefined;
+  const came = entries && [...entries.values()].filter((e) => e === undefined).length;
+  const went = changed && (scan.reused === 'tree' && state!.inputs.files.length === contents.length ? [] : wentFrom(state!.inputs, contents, came));
   const changedPaths = changed && [...changed.map((c) => c.path), ...went!];
-  if (state && changed && changed.length <= CUTOFF_MAX_FILES) {
-    // Each changed file's entry in the state's inputs (a few files: looked for one by one, with no map of them all).
-    const before = new Map(changed.map((c) => [c.path, state.inputs.files.find((e) => e[0] === c.path)]));
+  if (state && changed && entries) {
+    const before = entries;
     // Their old facts, which a build that keeps no trees parses the files in part from (see splice.ts):
     // only a file large enough to carry segments can be, so a smaller one's facts are not read here.
     const oldKeys = new Map(changed.flatMap((c) => {
