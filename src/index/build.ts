@@ -3,7 +3,7 @@
  * I/O happens here and in source/; the stages in between are pure functions over plain records.
  */
 import { readFileSync, rmSync, statSync } from 'node:fs';
-import { basename, join, sep } from 'node:path';
+import { basename, dirname, join, sep } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import type { BuildContext, Diagnostic, Graph, GraphChanges } from '../model/index.js';
 import { scanSource, SourceError, statNow, type Scope, type SourceScan, type SourcePackage, type SourceSnapshot } from '../source/index.js';
@@ -391,7 +391,7 @@ export function warmIndex(opts: IndexOptions, onRehearsal?: (path: string, rehea
     rehearsed.add(kept);
     const last = kept.lastGraphMade();
     // The bases of the deltas are the graph the build wrote; the encoders' strings are made again for the one the rehearsal ends with.
-    if (last && !rehearseWarm(kept, rehearsalFile(files, hashes, (path) => kept.factsOf(path)), meta, last, { dir, state, opts, onRehearsal })) {
+    if (last && !rehearseWarm(kept, rehearsalFile(scan.packages, hashes, (path) => kept.factsOf(path)), meta, last, { dir, state, opts, onRehearsal })) {
       takeSession(memo, dir);
       return 'none';
     }
@@ -411,7 +411,7 @@ export function warmIndex(opts: IndexOptions, onRehearsal?: (path: string, rehea
   rehearsed.add(session);
   const packedStrings = primeEncoders(made.graph);
   takeBases(made.graph, packedStrings, dir, state);
-  if (!rehearseWarm(session, rehearsalFile(files, hashes, (path) => factsByPath.get(path)), meta, made.graph, { dir, state, opts, packedStrings, onRehearsal })) return 'none';
+  if (!rehearseWarm(session, rehearsalFile(scan.packages, hashes, (path) => factsByPath.get(path)), meta, made.graph, { dir, state, opts, packedStrings, onRehearsal })) return 'none';
   keepSession(memo, dir, state.inputs, session);
   if (spareReuse()) makeSpares(dir);
   return 'made';
@@ -436,7 +436,7 @@ function takeBases(graph: Graph, strings: readonly string[], dir: string, state:
  */
 function rehearseWarm(
   session: ResolveSession,
-  target: (ParseInput & { text: string }) | undefined,
+  target: (ParseInput & { text: string; sibling?: FilesChange['came'][number] }) | undefined,
   meta: ResolveMeta,
   last: Graph,
   at: { dir: string; state: IndexState; opts: IndexOptions; packedStrings?: readonly string[]; onRehearsal?: (path: string, rehearsal: Rehearsal) => void },
@@ -444,13 +444,13 @@ function rehearseWarm(
   if (!target) return true;
   const { dir, state, opts } = at;
   const graphFile = join(dir, GRAPH_FILE);
-  const extract = (text: string) => parseChanged([{ ...target, bytes: Buffer.from(text) }], opts).get(target.path)!.facts;
+  const extract = (text: string, path: string) => parseChanged([{ path, abs: join(opts.root, path), active: true, hash: target.hash, bytes: Buffer.from(text) }], opts).get(path)!.facts;
   const written = (graph: Graph, changes: GraphChanges | undefined) => {
     packDelta(graphFile, graph, packOnDisk(graphFile, state));
     summarizeGraph(graph, session.unresolvedReasons());
     storeDelta(join(dir, STORE_FILE), graph, state.inputs.key, storeOnDisk(dir), changes);
   };
-  const rehearsal = rehearse(session, target.text, meta, last, { extract, written }, REHEARSAL_ROUNDS);
+  const rehearsal = rehearse(session, target, meta, last, { extract, written }, REHEARSAL_ROUNDS);
   at.onRehearsal?.(target.path, rehearsal);
   if ('failed' in rehearsal && rehearsal.spoiled) {
     forgetDeltaBase();
@@ -470,9 +470,10 @@ const REHEARSAL_ROUNDS = 3;
 /**
  * The file warmIndex rehearses edits on: of the active files of at most PRIME_MAX_BYTES that were not
  * generated, the one with the most call sites; read again and found as it was hashed, so that its
- * facts are the session's.
+ * facts are the session's. With it, the file that comes to its package and goes (see rehearse.ts).
  */
-function rehearsalFile(files: SourcePackage['files'], hashes: string[], factsOf: (path: string) => FileFacts | undefined): (ParseInput & { text: string }) | undefined {
+function rehearsalFile(packages: SourcePackage[], hashes: string[], factsOf: (path: string) => FileFacts | undefined): (ParseInput & { text: string; sibling?: FilesChange['came'][number] }) | undefined {
+  const files = packages.flatMap((p) => p.files);
   const calls = files.map((f) => (f.active ? (factsOf(f.path)?.funcs.reduce((n, fn) => n + fn.calls.length, 0) ?? -1) : -1));
   const order = files.flatMap((_, i) => (calls[i] >= 0 ? [i] : [])).sort((a, b) => calls[b] - calls[a]);
   for (const i of order.slice(0, REHEARSAL_CANDIDATES)) {
@@ -487,9 +488,24 @@ function rehearsalFile(files: SourcePackage['files'], hashes: string[], factsOf:
     if (contentHash(bytes) !== hashes[i]) return undefined;
     // Nobody edits a generated file (Go's convention marks one so).
     if (GENERATED.test(bytes.subarray(0, GENERATED_HEAD).toString('latin1'))) continue;
-    return { path: f.path, abs: f.abs, active: true, hash: hashes[i], text: bytes.toString('utf8') };
+    return { path: f.path, abs: f.abs, active: true, hash: hashes[i], text: bytes.toString('utf8'), sibling: siblingOf(packages, f.path) };
   }
   return undefined;
+}
+
+/** The name of the file the rehearsal brings to a package and takes away (in memory, never on disk). */
+const SIBLING_FILE = 'kubelet_atlas_rehearsal.go';
+
+/**
+ * The file that would come to the package of the file at `path` as SIBLING_FILE, where a build from
+ * nothing would have it among the package's files (before the first whose name is after its own, as
+ * the scan orders them); undefined when the package has a file of that name.
+ */
+function siblingOf(packages: SourcePackage[], path: string): FilesChange['came'][number] | undefined {
+  const pkg = packages.find((p) => p.files.some((f) => f.path === path));
+  const sibling = join(dirname(path), SIBLING_FILE);
+  if (!pkg || pkg.files.some((f) => f.path === sibling)) return undefined;
+  return { path: sibling, importPath: pkg.importPath, active: true, before: pkg.files.find((f) => f.path > sibling)?.path };
 }
 
 /** How many of the files with the most call sites rehearsalFile looks at (on v1.28 the first 33 are generated or larger than PRIME_MAX_BYTES). */

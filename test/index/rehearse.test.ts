@@ -5,13 +5,13 @@
  */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { computeScope, defaultBuildContext, openTree } from '../../src/source/index.js';
 import type { Graph, GraphChanges } from '../../src/model/index.js';
 import { extractFile } from '../../src/parse/index.js';
 import { buildProgram, factsDiagnostics, resolveProgram, ResolveSession, type PackageInput } from '../../src/resolve/index.js';
-import { rehearsalEdits, rehearse, type Rehearsal, type RehearsalHooks } from '../../src/index/rehearse.js';
+import { rehearsalEdits, rehearse, siblingText, type Rehearsal, type RehearsalHooks } from '../../src/index/rehearse.js';
 import { buildIndex, warmIndex } from '../../src/index/build.js';
 import { packGraph, unpackGraph } from '../../src/graph/pack.js';
 import { forgetDeltaBases, keptTree } from '../helpers/kept-tree.js';
@@ -40,18 +40,21 @@ function fromNothing(inputs: PackageInput[]): Graph {
 }
 
 /** Hooks that make facts as a build does and note what each update gave. */
-function noting(fail?: (call: number) => boolean): RehearsalHooks & { texts: string[]; graphs: Graph[]; changes: (GraphChanges | undefined)[] } {
+function noting(fail?: (call: number) => boolean): RehearsalHooks & { texts: string[]; paths: string[]; graphs: Graph[]; changes: (GraphChanges | undefined)[] } {
   const texts: string[] = [];
+  const paths: string[] = [];
   const graphs: Graph[] = [];
   const changes: (GraphChanges | undefined)[] = [];
   return {
     texts,
+    paths,
     graphs,
     changes,
-    extract(text) {
+    extract(text, path) {
       texts.push(text);
+      paths.push(path);
       if (fail?.(texts.length)) throw new Error('no facts this time');
-      return extractFile(KUBELET, Buffer.from(text));
+      return extractFile(path, Buffer.from(text));
     },
     written(graph, c) {
       graphs.push(graph);
@@ -78,7 +81,7 @@ describe('rehearse', () => {
     const { inputs, original } = inputsOf();
     const { session, graph } = ResolveSession.start(buildProgram(inputs), inputs, META);
     const hooks = noting();
-    const out = rehearse(session, original, META, graph, hooks, 2);
+    const out = rehearse(session, { path: KUBELET, text: original }, META, graph, hooks, 2);
     assert.ok('graph' in out, JSON.stringify(out));
     assert.equal(out.updates, 8, 'two edits and their undoing, twice');
     assert.deepEqual(hooks.texts, [...rehearsalEdits(original).flatMap((t) => [t, original]), ...rehearsalEdits(original).flatMap((t) => [t, original])]);
@@ -97,13 +100,53 @@ describe('rehearse', () => {
     assert.deepEqual(next.graph, fromNothing(inputsOf(edited).inputs));
   });
 
+  /** The file the rehearsal brings to kubelet.go's package: where a build from nothing has it, before kubelet_node_status.go. */
+  const SIBLING = { path: 'pkg/kubelet/kubelet_atlas_rehearsal.go', importPath: 'k8s.io/kubernetes/pkg/kubelet', active: true, before: 'pkg/kubelet/kubelet_node_status.go' };
+
+  it('then brings a file to the package and takes it away: the graph with it is a resolution from nothing\'s, and the session ends as it was', () => {
+    const { inputs, original } = inputsOf();
+    const { session, graph } = ResolveSession.start(buildProgram(inputs), inputs, META);
+    const hooks = noting();
+    const out = rehearse(session, { path: KUBELET, text: original, sibling: SIBLING }, META, graph, hooks, 2);
+    assert.ok('graph' in out && out.skipped === undefined, JSON.stringify(out));
+    assert.equal(out.updates, 12, 'two edits and their undoing, twice; then the file coming and going, twice');
+    assert.deepEqual(hooks.paths.slice(8), [SIBLING.path, SIBLING.path], 'its facts made each time it comes');
+    assert.deepEqual(hooks.texts.slice(8), [siblingText('kubelet'), siblingText('kubelet')]);
+    // With the file: the program of a tree that has it, resolved from nothing.
+    const withSibling = inputsOf().inputs;
+    const files = withSibling.find((p) => p.importPath === SIBLING.importPath)!.files;
+    files.splice(files.findIndex((f) => f.facts.path === SIBLING.before), 0, { facts: extractFile(SIBLING.path, Buffer.from(siblingText('kubelet'))), active: true, constraint: undefined });
+    assert.deepEqual(hooks.graphs[8], fromNothing(withSibling), 'the graph with the file');
+    assert.ok(hooks.graphs[8].symbols.some((x) => x.name === 'kubeletAtlasRehearsalType'), 'its type');
+    assert.deepEqual(hooks.graphs[9], graph, 'the graph without it');
+    assert.deepEqual(out.graph, graph);
+    // The next update (a file that comes, as a watch's) gives what a resolution from nothing does.
+    const added = 'pkg/kubelet/atlas_added.go';
+    const text = 'package kubelet\n\nfunc atlasAdded(kl *Kubelet) { kl.BirthCry() }\n';
+    const next = session.update([extractFile(added, Buffer.from(text))], META, { came: [{ path: added, importPath: SIBLING.importPath, active: true, before: 'pkg/kubelet/kubelet.go' }], went: [] });
+    assert.ok('graph' in next, JSON.stringify(next));
+    const withAdded = inputsOf().inputs;
+    withAdded.find((p) => p.importPath === SIBLING.importPath)!.files.unshift({ facts: extractFile(added, Buffer.from(text)), active: true, constraint: undefined });
+    assert.deepEqual(next.graph, fromNothing(withAdded));
+  });
+
+  it('skips the file when the session does not take it', () => {
+    const { inputs, original } = inputsOf();
+    const { session, graph } = ResolveSession.start(buildProgram(inputs), inputs, META);
+    const out = rehearse(session, { path: KUBELET, text: original, sibling: { ...SIBLING, importPath: 'k8s.io/kubernetes/pkg/nowhere' } }, META, graph, noting(), 1);
+    assert.ok('graph' in out, JSON.stringify(out));
+    assert.equal(out.updates, 4, 'the edits only');
+    assert.match(out.skipped ?? '', /a package the program does not have/);
+    assert.deepEqual(out.graph, graph);
+  });
+
   it('says whether a failed step leaves the session with an edited file', () => {
     const { inputs, original } = inputsOf();
     const { session, graph } = ResolveSession.start(buildProgram(inputs), inputs, META);
     // The first edit's facts cannot be made: the session is as it was.
-    assert.deepEqual(rehearse(session, original, META, graph, noting((n) => n === 1), 1), { failed: 'no facts this time', spoiled: false });
+    assert.deepEqual(rehearse(session, { path: KUBELET, text: original }, META, graph, noting((n) => n === 1), 1), { failed: 'no facts this time', spoiled: false });
     // The file's own facts cannot be made after the first edit: the session holds the edited file.
-    const spoiled = rehearse(session, original, META, graph, noting((n) => n === 2), 1);
+    const spoiled = rehearse(session, { path: KUBELET, text: original }, META, graph, noting((n) => n === 2), 1);
     assert.deepEqual(spoiled, { failed: 'no facts this time', spoiled: true });
   });
 
@@ -113,8 +156,8 @@ describe('rehearse', () => {
     // Facts that are not the file's own when it is given back (as if resolving had gone wrong).
     const hooks = noting();
     const extract = hooks.extract;
-    hooks.extract = (text) => extract(text === original ? `${original}\nfunc notTheFile() {}\n` : text);
-    const out = rehearse(session, original, META, graph, hooks, 1);
+    hooks.extract = (text, path) => extract(text === original ? `${original}\nfunc notTheFile() {}\n` : text, path);
+    const out = rehearse(session, { path: KUBELET, text: original }, META, graph, hooks, 1);
     assert.ok('failed' in out && out.spoiled, JSON.stringify(out));
   });
 });
@@ -134,7 +177,7 @@ describe('the warm start of a watch', () => {
       const told: [string, Rehearsal][] = [];
       assert.equal(warmIndex(loc, (path, r) => told.push([path, r])), first === 'resolved' ? 'rehearsed' : 'made');
       // The fixture's file with the most call sites.
-      assert.deepEqual(told.map(([path, r]) => [path, 'updates' in r && r.updates]), [[KUBELET, 12]]);
+      assert.deepEqual(told.map(([path, r]) => [path, 'updates' in r && r.updates, 'updates' in r && r.skipped]), [[KUBELET, 18, undefined]], 'three rounds of two edits and their undoing, then of the file coming and going');
       const kubelet = join(root, KUBELET);
       const original = readFileSync(kubelet, 'utf8');
       const called = original.replace('func (kl *Kubelet) BirthCry() {\n', 'func (kl *Kubelet) BirthCry() {\n\tkl.StartGarbageCollection()\n');
@@ -149,6 +192,16 @@ describe('the warm start of a watch', () => {
         const read = buildIndex({ ...loc, memo: undefined });
         assert.equal(read.fromCache, true, `edit ${k}: the stored graph taken`);
         assert.deepEqual(normal(read.graph), now, `edit ${k}: the stored graph`);
+      }
+      // A file that comes to the package and goes, on disk this time: after the rehearsal's in memory.
+      const added = join(root, 'pkg/kubelet/warm_added.go');
+      for (const [k, text] of ['package kubelet\n\ntype warmAdded struct{}\n\nfunc (warmAdded) run() {}\n', undefined].entries()) {
+        if (text === undefined) rmSync(added);
+        else writeFileSync(added, text);
+        const built = buildIndex(loc);
+        assert.ok(built.incremental, `file ${k}: resolved again in part`);
+        assert.deepEqual(normal(built.graph), normal(fresh()), `file ${k}: the graph`);
+        assert.deepEqual(normal(buildIndex({ ...loc, memo: undefined }).graph), normal(fresh()), `file ${k}: the stored graph`);
       }
       assert.equal(warmIndex(loc, (path, r) => told.push([path, r])), 'had');
       assert.equal(told.length, 1, 'rehearsed once');
