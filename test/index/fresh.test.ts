@@ -13,6 +13,7 @@ import { writeParts } from '../../src/index/atomic.js';
 import { statEach, statNow } from '../../src/source/index.js';
 import { spawnSync } from 'node:child_process';
 import { tempDir } from '../helpers/temp.js';
+import { forgetDeltaBases, keptTree } from '../helpers/kept-tree.js';
 
 const fixture = resolve('test/fixtures/go/kubelike');
 
@@ -189,6 +190,38 @@ describe('manifest freshness', () => {
       if (what === 'a file that cannot be read' && !root0) assert.equal(now.structure, undefined, `${what}: a manifest without every file is no structure's`);
       else assert.ok(now.structure, `${what}: the manifest is the structure's`);
     }
+  });
+
+  it('a process that keeps its resolution makes the manifest of files that came or went from the last one: the manifest a build from nothing writes', () => {
+    const { root, loc } = keptTree('ka-fresh-spliced');
+    loc.racyMs = -Infinity;
+    const manifest = (at: IndexOptions) => {
+      const f = readFreshness(indexDir(at));
+      assert.ok(f, 'a manifest file');
+      return { paths: manifestPaths(f), sizes: [...f.sizes], mtimes: [...f.mtimes], structure: f.structure };
+    };
+    const at = (rel: string) => join(root, rel);
+    const add = (rel: string) => writeFileSync(at(rel), `package ${rel.split('/').at(-2)}\n\nfunc ${rel.split('/').at(-1)!.replace('.go', '').replace(/_/g, '')}() {}\n`);
+    const steps: [string, () => void, boolean][] = [
+      ['a file added first in its package', () => add('pkg/kubelet/a_spliced.go'), true],
+      ['a file added last in its package', () => add('pkg/kubelet/zz_spliced.go'), true],
+      ['a file added to each of two packages', () => (add('pkg/kubelet/m_spliced.go'), add('pkg/kubelet/pleg/m_spliced.go')), true],
+      ['a file removed between others', () => rmSync(at('pkg/kubelet/m_spliced.go')), true],
+      ['a file added and another removed', () => (add('pkg/kubelet/pleg/b_spliced.go'), rmSync(at('pkg/kubelet/a_spliced.go'))), true],
+      ['a file added last in the scope', () => add('pkg/kubelet/volumemanager/zz_spliced.go'), true],
+      ['the files removed', () => ['pkg/kubelet/zz_spliced.go', 'pkg/kubelet/pleg/m_spliced.go', 'pkg/kubelet/pleg/b_spliced.go', 'pkg/kubelet/volumemanager/zz_spliced.go'].forEach((rel) => rmSync(at(rel))), true],
+      ['a file of a package of its own', () => (mkdirSync(at('pkg/kubelet/spliced')), add('pkg/kubelet/spliced/spliced.go')), false],
+    ];
+    buildIndex(loc);
+    for (const [what, step, kept] of steps) {
+      step();
+      const built = buildIndex(loc);
+      if (kept) assert.ok(built.incremental, `${what}: the kept resolution took it (${built.refused})`);
+      const reference: IndexOptions = { ...loc, memo: undefined, cacheDir: tempDir('ka-fresh-spliced-ref-') };
+      buildIndex(reference);
+      assert.deepEqual(manifest(loc), manifest(reference), `${what}: the manifest a build from nothing writes`);
+    }
+    forgetDeltaBases();
   });
 });
 
