@@ -444,6 +444,7 @@ function rehearseWarm(
   if (!target) return true;
   const { dir, state, opts } = at;
   const graphFile = join(dir, GRAPH_FILE);
+  // The facts of the bytes given (parseChanged reads no hash, and no old facts to splice from).
   const extract = (text: string, path: string) => parseChanged([{ path, abs: join(opts.root, path), active: true, hash: target.hash, bytes: Buffer.from(text) }], opts).get(path)!.facts;
   const written = (graph: Graph, changes: GraphChanges | undefined) => {
     packDelta(graphFile, graph, packOnDisk(graphFile, state));

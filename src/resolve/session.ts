@@ -817,6 +817,8 @@ export class ResolveSession {
     this.files.set(file.facts.path, file);
     this.infos.set(file, []);
     this.slots?.withFile(file);
+    // The facts' diagnostics stay listed: the file's facts are empty until apply gives it its own,
+    // and apply lists them again when those have some.
     this.importersWith(file);
   }
 
@@ -832,6 +834,8 @@ export class ResolveSession {
     this.symbols.delete(file);
     this.went.add(file);
     this.slots?.withoutFile(file);
+    // The facts' diagnostics stay listed: apply gave the file empty facts, and listed them again if
+    // it had some.
     this.importersWithout(file);
   }
 
@@ -1301,7 +1305,8 @@ export class ResolveSession {
 
   /**
    * The files of package `path` and the files that import it, in the program's order (what mentions
-   * reads), from an index made once: an edit that changes a file's imports is not taken.
+   * reads), from an index made once and kept as files come, go or change their imports (see
+   * importersWith).
    */
   private importersOf(path: string): FileInfo[] {
     if (!this.importers) {
