@@ -1670,7 +1670,8 @@ export class ResolveSession {
     const spliced = inits ? undefined : this.spliced(fresh, gone);
     if (spliced) {
       for (const fn of fresh) this.program.funcs.set(fn.id, fn);
-      this.program.unsettled = () => this.reorder([]);
+      this.unplaced.push(...fresh);
+      this.program.unsettled = () => this.placeUnplaced();
       return spliced;
     }
     // place() reads the map in its order.
@@ -1763,6 +1764,23 @@ export class ResolveSession {
     for (let i = from; i < list.length; i++) funcs.delete(list[i].id);
     for (let i = from; i < list.length; i++) funcs.set(list[i].id, list[i]);
     return list;
+  }
+
+  /** The functions orderWith set at the end of the program's map, to be put in their places when the map is next read in order. */
+  private unplaced: FuncInfo[] = [];
+
+  /**
+   * The functions orderWith left at the end of the map (those still there) put where place() puts
+   * them: the entries from the first one's place on are set again. Every ID's place was found again
+   * (reorder): 72-112 ms, once a file had come to pkg/kubelet on v1.28, in the watch's idle time
+   * before its check of every path.
+   */
+  private placeUnplaced(): void {
+    const funcs = this.program.funcs;
+    const unplaced = this.unplaced.filter((fn) => funcs.get(fn.id) === fn);
+    this.unplaced = [];
+    for (const fn of unplaced) funcs.delete(fn.id);
+    this.place(unplaced);
   }
 
   /** `fresh` added to the program's map of functions, and every ID put in its place again (see place). */
