@@ -11,6 +11,7 @@ import { computeScope, defaultBuildContext, openTree } from '../../src/source/in
 import type { Graph } from '../../src/model/index.js';
 import { extractFile, type FileFacts } from '../../src/parse/index.js';
 import { buildProgram, factsDiagnostics, resolveProgram, ResolveSession, type PackageInput } from '../../src/resolve/index.js';
+import { funcsInOrder } from '../../src/resolve/program.js';
 import { assertChangesHold } from '../helpers/graph-changes.js';
 
 const ctx = defaultBuildContext();
@@ -191,6 +192,26 @@ describe('ResolveSession', () => {
     // A closure added in the middle of a function, and a function in a file with build variants.
     assert.equal(s.edit(pods, (t) => t.replace('func atlasSecond() { atlasFirst() }', 'func atlasSecond() { f := func() { atlasFirst() }; f() }')).refused, undefined);
     assert.equal(s.edit('pkg/kubelet/cm/container_manager_linux.go', (t) => `${t}\nfunc atlasLinuxOnly() {}\n`).refused, undefined);
+  });
+
+  it('puts the program\'s map of functions, once settled, in the order a build from nothing has, after functions came in the middle of files and went', () => {
+    const t = tree('kubelike');
+    const inputs = t.inputs();
+    const program = buildProgram(inputs);
+    const s = ResolveSession.start(program, inputs, META).session;
+    const pods = 'pkg/kubelet/pod_workers.go';
+    const edits: [string, (text: string) => string][] = [
+      [pods, (x) => x.replace('func newPodWorkers(', 'func atlasFirst() {}\n\nfunc atlasSecond() { atlasFirst() }\n\nfunc newPodWorkers(')],
+      [KUBELET, (x) => `${x}\nfunc atlasAppended() {}\n`],
+      [pods, (x) => x.replace('func atlasFirst() {}\n\n', '')],
+    ];
+    for (const [k, [path, change]] of edits.entries()) {
+      t.texts.set(path, change(t.texts.get(path)!));
+      const out = s.update([t.facts(path)], META);
+      assert.ok('graph' in out, JSON.stringify(out));
+      s.settle();
+      assert.deepEqual([...funcsInOrder(program)].map((f) => f.id), [...buildProgram(t.inputs()).funcs.keys()], `edit ${k}: the map's order`);
+    }
   });
 
   it('lists the goroutines and edges of functions added in the middle of a file in their places, over more edits and after an initializer came', () => {
