@@ -462,18 +462,15 @@ export function readFactsEntries(file: string, keys: string[]): Map<string, Uint
   if (fd >= 0) {
     try {
       const trailer = readTrailer(fd);
-      const places = trailer ? placesIn(trailer.keys, [...wanted].filter((k) => !out.has(k))) : new Map<string, number>();
+      const places = trailer ? [...placesIn(trailer.keys, [...wanted].filter((k) => !out.has(k)))].sort((a, b) => a[1] - b[1]) : [];
+      // Each entry's offset from the lengths before it, with no key of the pack looked at again.
       let at = 4;
-      for (let i = 0, next = 0; trailer && next < places.size && i < trailer.keys.length; i++) {
-        const n = trailer.lengths[i];
-        const k = trailer.keys[i];
-        if (places.get(k) === i) {
-          const b = Buffer.alloc(n);
-          readSync(fd, b, 0, n, at);
-          out.set(k, b);
-          next++;
-        }
-        at += n;
+      let i = 0;
+      for (const [k, place] of places) {
+        for (; i < place; i++) at += trailer!.lengths[i];
+        const b = Buffer.alloc(trailer!.lengths[place]);
+        readSync(fd, b, 0, b.length, at);
+        out.set(k, b);
       }
     } catch {
       // A damaged pack: what the small pack had stands.

@@ -80,6 +80,19 @@ describe('facts pack', () => {
     assert.deepEqual(readdirSync(dir).sort(), ['facts.bin', 'none.bin']);
   });
 
+  it('reads the entries asked for from where the pack holds them, in any order, a few or many', () => {
+    const keys = Array.from({ length: 40 }, (_, i) => `k${i}`);
+    // Entries of different lengths, so that each one's offset depends on the ones before it.
+    const { file } = newPack(keys.map((k, i) => [k, Buffer.from(`entry ${k} `.repeat(1 + (i % 3)))]));
+    const text = (k: string) => `entry ${k} `.repeat(1 + (keys.indexOf(k) % 3));
+    for (const wanted of [['k7', 'k2', 'k30', 'absent'], [...keys].reverse()]) {
+      const got = readFactsEntries(file, wanted);
+      const present = wanted.filter((k) => k !== 'absent');
+      assert.deepEqual([...got.keys()].sort(), [...present].sort(), `${wanted.length} asked`);
+      for (const k of present) assert.equal(Buffer.from(got.get(k)!).toString(), text(k), `${k} of ${wanted.length} asked`);
+    }
+  });
+
   it('writes the pack whole once the appended entries grow large, and skips entries it holds twice', async () => {
     const { dir, file } = newPack(entriesOf(['a']));
     appendFactsEntries(file, [['b', Buffer.from('entry b')]]);
