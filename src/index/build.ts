@@ -15,7 +15,7 @@ import { encodeStoreParts, moveStoreLinesParts } from '../graph/store.js';
 import { scratch } from '../graph/scratch.js';
 import { composeMoves, moveDiagnostics, movedLineCount, movesFit, remapPackedBytes, type FileMove } from '../graph/remap.js';
 import { makeSpare, writeParts, type Reuse } from './atomic.js';
-import { encodeFreshness, FRESH_FILE, freshNow, indexDir, manifestOf, manifestPaths, nativeStatAll, readFreshness, sameFreshness, sameManifestFile, serializeMoves, storeMoves, storeOnDisk, storeState, STORE_FILE, type Freshness, type Manifest, type StoreMoves } from './stored.js';
+import { encodeFreshness, FRESH_FILE, freshNow, indexDir, manifestAbs, manifestDir, manifestOf, manifestPaths, nativeStatAll, readFreshness, sameFreshness, sameManifestFile, serializeMoves, storeMoves, storeOnDisk, storeState, STORE_FILE, type Freshness, type Manifest, type StoreMoves } from './stored.js';
 import { forgetDeltaBase, moveDeltaLines, storeDelta, takeDeltaBase } from '../graph/delta.js';
 import { forgetPackDeltaBase, packDelta, packDeltaBytes, packWritten, type PackDelta, type PackOnDisk } from '../graph/pack-delta.js';
 import { toolStamp } from './key.js';
@@ -629,7 +629,7 @@ function manifestSpliced(
     if (k === lines - 1 && nl >= 0) return undefined;
   }
   starts[lines] = bytes.length + 1;
-  const prefix = root.endsWith(sep) ? root : root + sep;
+  const abs = manifestAbs(root);
   // The new paths: runs of the old lines, and the lines of the files that came, joined by newlines.
   const pieces: Uint8Array[] = [];
   let from = -1;
@@ -643,7 +643,7 @@ function manifestSpliced(
     for (; j < n && files.went.has(was.files[j][0]); j++) endRun(j);
     if (files.came.has(path)) {
       endRun(j);
-      pieces.push(Buffer.from(prefix + path));
+      pieces.push(Buffer.from(abs(path)));
       continue;
     }
     if (j >= n || was.files[j][0] !== path) return undefined;
@@ -655,9 +655,7 @@ function manifestSpliced(
   if (j !== n) return undefined;
   // The folders' lines, as manifestOf makes them from each package's first file, are the old ones.
   for (const [k, i] of stats.firsts.entries()) {
-    const rel = contents[i].path;
-    const dir = rel.slice(0, Math.max(0, rel.lastIndexOf('/')));
-    if (bytes.toString('utf8', starts[n + k], starts[n + k + 1] - 1) !== (dir === '' ? root : prefix + dir)) return undefined;
+    if (bytes.toString('utf8', starts[n + k], starts[n + k + 1] - 1) !== abs(manifestDir(contents[i].path))) return undefined;
   }
   if (lines > n) pieces.push(bytes.subarray(starts[n], bytes.length));
   const pathBytes = Buffer.alloc(pieces.reduce((sum, p) => sum + p.length, 0) + pieces.length - 1);

@@ -358,12 +358,10 @@ function readStoreIn(dir: string): GraphStore | undefined {
 export function manifestOf(root: string, files: string[], statOf: (abs: string, file: number, dir: boolean) => Stat): Manifest {
   const dirs = new Map<string, number>();
   files.forEach((f, i) => {
-    const dir = f.slice(0, Math.max(0, f.lastIndexOf('/')));
+    const dir = manifestDir(f);
     if (!dirs.has(dir)) dirs.set(dir, i);
   });
-  // As join(root, p) gives them (root is absolute and normalized, p relative): join is the slower part here.
-  const prefix = root.endsWith(sep) ? root : root + sep;
-  const abs = (p: string) => (p === '' ? root : prefix + p);
+  const abs = manifestAbs(root);
   const paths: string[] = [];
   const sizes: number[] = [];
   const mtimes: number[] = [];
@@ -378,6 +376,20 @@ export function manifestOf(root: string, files: string[], statOf: (abs: string, 
   for (let i = 0; i < files.length; i++) add(abs(files[i]), i, false);
   for (const [dir, first] of dirs) add(abs(dir), first, true);
   return { paths, sizes, mtimes };
+}
+
+/** The folder manifestOf lists for a file at `rel` (relative to the root): its path up to the last '/'. */
+export function manifestDir(rel: string): string {
+  return rel.slice(0, Math.max(0, rel.lastIndexOf('/')));
+}
+
+/**
+ * A path relative to `root` as manifestOf writes it: as join(root, p) gives it (root is absolute and
+ * normalized, p relative; '' is the root itself), where join is the slower part.
+ */
+export function manifestAbs(root: string): (rel: string) => string {
+  const prefix = root.endsWith(sep) ? root : root + sep;
+  return (p) => (p === '' ? root : prefix + p);
 }
 
 /**
