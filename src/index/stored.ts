@@ -112,6 +112,12 @@ export interface Freshness {
   moved?: StoreMoves;
 }
 
+/**
+ * The bytes each Freshness read from a manifest file came from (see rereadFreshness): kept aside, so
+ * that a copy made with other parts is not taken for a reading of those bytes.
+ */
+const readFrom = new WeakMap<Freshness, Buffer>();
+
 /** Whether `store` is the store the manifest goes with: the graph it names, or the base its moves apply to. */
 function holds(store: GraphStore, f: Freshness): boolean {
   return f.moved ? f.moved.base === store.graph : f.graph === store.graph;
@@ -142,6 +148,23 @@ export function readFreshness(dir: string, counted = true): Freshness | undefine
 }
 
 /**
+ * The manifest file in `dir` read again: `known` itself when the file still holds the bytes `known`
+ * was read from (a command that found it matching the tree a moment before: its paths were counted
+ * by that check, see freshnessOf), else as readFreshness reads it.
+ */
+export function rereadFreshness(dir: string, known: Freshness | undefined): Freshness | undefined {
+  const was = known && readFrom.get(known);
+  if (!was) return readFreshness(dir);
+  let bytes: Buffer;
+  try {
+    bytes = readFileSync(join(dir, FRESH_FILE));
+  } catch {
+    return undefined;
+  }
+  return bytes.equals(was) ? known : freshnessOf(bytes, true);
+}
+
+/**
  * A manifest file's bytes as a Freshness, or undefined when they are damaged or of another format.
  * `counted` false: the paths are not counted against the arrays, a cost of a few milliseconds that the
  * C check makes anyway (it refuses paths and arrays that differ in length); see openStorePending.
@@ -162,7 +185,9 @@ function freshnessOf(bytes: Buffer, counted: boolean): Freshness | undefined {
   const has = (name: string) => header.sections[name] !== undefined;
   if (header.base !== undefined && !has('moves') && !has('delta')) return undefined;
   const moved = header.base === undefined ? undefined : { base: header.base, ...(has('moves') && { moves: Buffer.from(section('moves')) }), ...(has('delta') && { delta: Buffer.from(section('delta')) }) };
-  return { stamp: header.stamp, graph: header.graph, ...(header.structure !== undefined && { structure: header.structure }), paths, sizes, mtimes, moved };
+  const f: Freshness = { stamp: header.stamp, graph: header.graph, ...(header.structure !== undefined && { structure: header.structure }), paths, sizes, mtimes, moved };
+  readFrom.set(f, bytes);
+  return f;
 }
 
 /**

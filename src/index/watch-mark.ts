@@ -103,7 +103,11 @@ export type WatchWait = { ended: 'none' } | { ended: 'fresh' | 'gone' | 'behind'
 export interface WatchWaitOptions {
   /** How long the watch may stay idle while the index is behind before the wait gives up (default WATCH_GRACE_MS). */
   graceMs?: number;
-  /** How often the mark is read (default 20 ms). The index is checked when a build ends, and every 100 ms while the watch is idle. */
+  /**
+   * How often the mark is read (default 5 ms: a read is a small file and /proc's line for the watch,
+   * some 20 µs, and a command after an edit waits for the build's end, 2.3 ms on average against 9.1
+   * at 20 ms). The index is checked when a build ends, and every 100 ms while the watch is idle.
+   */
   pollMs?: number;
   /** The longest wait (default 10 minutes: a watch's first build of a new tree takes about a minute). */
   limitMs?: number;
@@ -130,7 +134,7 @@ export async function awaitWatch(dir: string, fresh: () => boolean, opts: WatchW
   let mark = readWatchMark(dir);
   if (!mark) return { ended: 'none' };
   const grace = opts.graceMs ?? WATCH_GRACE_MS;
-  const poll = opts.pollMs ?? 20;
+  const poll = opts.pollMs ?? 5;
   const limit = opts.limitMs ?? 600_000;
   const tellAfter = opts.tellAfterMs ?? 300;
   const start = performance.now();

@@ -6,7 +6,8 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { chmodSync, cpSync, mkdirSync, readdirSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync, readFileSync } from 'node:fs';
 import { join, relative, resolve, sep } from 'node:path';
-import { encodeFreshness, freshNow, manifestOf, manifestPaths, nativeFreshCheckInUse, nativeStatAll, readFreshness, sameManifestFile, type Freshness } from '../../src/index/stored.js';
+import { encodeFreshness, freshNow, manifestOf, manifestPaths, nativeFreshCheckInUse, nativeStatAll, readFreshness, rereadFreshness, sameManifestFile, type Freshness } from '../../src/index/stored.js';
+import { readPack, writePack } from '../../src/index/cache.js';
 import { buildIndex, indexDir, loadIndex, type IndexOptions } from '../../src/index/build.js';
 import { defaultBuildContext } from '../../src/source/index.js';
 import { writeParts } from '../../src/index/atomic.js';
@@ -109,6 +110,49 @@ describe('manifest freshness', () => {
     const rebuilt = loadIndex(opts, other);
     assert.equal(rebuilt.fromCache, false);
     assert.ok(rebuilt.files.parsed >= 1);
+  });
+
+  it('reads a manifest file again as the reading it was checked in while its bytes stay the same (rereadFreshness)', () => {
+    const root = tempDir('ka-fresh-reread-');
+    cpSync(fixture, root, { recursive: true });
+    const m = manifestOf(root, goFiles(root), (abs) => statNow(abs));
+    const dir = tempDir('ka-fresh-reread-file-');
+    const file = join(dir, 'query.fresh');
+    writeParts(file, encodeFreshness('stamp', 'graph', m));
+    const known = readFreshness(dir, false)!;
+    assert.equal(rereadFreshness(dir, known), known, 'the same bytes: the same reading');
+    assert.equal(rereadFreshness(dir, { ...known }) === known, false, 'a copy is no reading of the file');
+    assert.equal(sameManifestFile(known, rereadFreshness(dir, { ...known })!), true, 'a copy: the file read again');
+    assert.equal(sameManifestFile(known, rereadFreshness(dir, undefined)!), true);
+    const mtimes = Array.from(m.mtimes);
+    mtimes[2] += 1;
+    writeParts(file, encodeFreshness('stamp', 'graph', { ...m, mtimes }));
+    const again = rereadFreshness(dir, known)!;
+    assert.notEqual(again, known, 'other bytes: read again');
+    assert.equal(again.mtimes[2], mtimes[2]);
+    // Read again counted: paths that are not as many as the arrays are a damaged file.
+    writeParts(file, encodeFreshness('stamp', 'graph', { ...m, paths: m.paths.slice(1) }));
+    assert.equal(rereadFreshness(dir, known), undefined, 'counted: damaged');
+    rmSync(file);
+    assert.equal(rereadFreshness(dir, known), undefined, 'gone');
+  });
+
+  it('a stored index whose state lists its files wrongly is built again, not loaded', () => {
+    const root = tempDir('ka-fresh-state-');
+    cpSync(fixture, root, { recursive: true });
+    const opts: IndexOptions = { root, ctx: defaultBuildContext(), cacheDir: tempDir('ka-fresh-state-cache-'), racyMs: 0 };
+    const built = buildIndex(opts);
+    const loaded = loadIndex(opts);
+    assert.equal(loaded.fromCache, true);
+    assert.deepEqual(loaded.files, { total: built.files.total, parsed: 0, cached: built.files.total }, 'the files counted where the state lists them');
+    const stateFile = join(indexDir(opts), 'state.v8');
+    const state = readPack<{ inputs: { files: string } }>(stateFile)!;
+    assert.equal(typeof state.inputs.files, 'string', 'the state keeps its files as one string');
+    state.inputs.files += '\0extra.go';
+    writePack(stateFile, state);
+    const rebuilt = loadIndex(opts);
+    assert.equal(rebuilt.fromCache, false, 'a list of files that is not three fields each: built again');
+    assert.equal(rebuilt.files.total, built.files.total);
   });
 
   it('checks thousands of paths (the threaded case) and finds one change among them', () => {
