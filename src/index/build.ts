@@ -307,7 +307,7 @@ export function loadIndex(opts: IndexOptions, checked?: Freshness): IndexResult 
   const n = state && stateFileCount(state);
   // `checked`: the manifest file as the caller found it to match the tree a moment before (a command
   // that waited for a watch, see cli/context.ts); when it still says the same, it is not checked again
-  // (nor read again when the file holds the same bytes).
+  // (nor parsed again while the file holds the same bytes: see rereadFreshness).
   const manifest = n !== undefined ? rereadFreshness(dir, checked) : undefined;
   const fresh = state && manifest && manifest.graph === state.inputs.key && manifest.stamp === state.stamp && ((checked && (manifest === checked || sameManifestFile(checked, manifest))) || freshNow(manifest));
   const bytes = fresh ? storedGraphLater(dir, state) : undefined;
