@@ -280,30 +280,32 @@ export async function searchCommand(text: string, o: CommonOptions, io: Io): Pro
 }
 
 export async function goroutinesCommand(o: CommonOptions & { all?: boolean }, io: Io): Promise<number> {
-  const { result } = await loadIndex(o, io);
-  const list = result.graph.goroutines.filter((g) => o.all || /\/(cmd|pkg)\/kubelet/.test(g.file) || g.file.startsWith('cmd/kubelet') || g.file.startsWith('pkg/kubelet'));
-  if (o.json) io.out(JSON.stringify(list, null, 2) + '\n');
-  else {
-    io.out(`${list.length} goroutine starts\n`);
-    for (const g of list) io.out(`  ${g.target}\n      started by ${g.starter} via ${g.via}${g.period ? `, every ${g.period}` : ''}  (${g.file}:${g.line})\n`);
-  }
-  return 0;
+  return withQueries(o, io, ({ concurrency }, out) => {
+    const list = concurrency().goroutines.filter((g) => o.all || /\/(cmd|pkg)\/kubelet/.test(g.file) || g.file.startsWith('cmd/kubelet') || g.file.startsWith('pkg/kubelet'));
+    if (o.json) out(JSON.stringify(list, null, 2) + '\n');
+    else {
+      out(`${list.length} goroutine starts\n`);
+      for (const g of list) out(`  ${g.target}\n      started by ${g.starter} via ${g.via}${g.period ? `, every ${g.period}` : ''}  (${g.file}:${g.line})\n`);
+    }
+    return 0;
+  }, { concurrency: true });
 }
 
 export async function channelsCommand(sym: string, o: CommonOptions, io: Io): Promise<number> {
-  const { table, result } = await loadIndex(o, io);
-  const id = symbolArg(table, sym);
-  const rows = channelProducers(result.graph, id);
-  if (o.json) io.out(JSON.stringify(rows, null, 2) + '\n');
-  else {
-    io.out(`${id}: ${rows.length} receives\n`);
-    for (const r of rows) {
-      const where = r.select !== undefined ? `select #${r.select} case ${r.caseIndex}` : r.op;
-      io.out(`  ${where}: <-${r.expr}  holds ${r.channel}${r.origins?.length ? `, made at ${r.origins.join(', ')}` : ''}  (${r.file}:${r.line})\n`);
-      for (const p of r.producers) io.out(`      sent by ${p}\n`);
-      if (r.producers.length === 0) io.out('      no sender found\n');
+  return withQueries(o, io, ({ table, concurrency }, out) => {
+    const id = symbolArg(table, sym);
+    const rows = channelProducers(concurrency(), id);
+    if (o.json) out(JSON.stringify(rows, null, 2) + '\n');
+    else {
+      out(`${id}: ${rows.length} receives\n`);
+      for (const r of rows) {
+        const where = r.select !== undefined ? `select #${r.select} case ${r.caseIndex}` : r.op;
+        out(`  ${where}: <-${r.expr}  holds ${r.channel}${r.origins?.length ? `, made at ${r.origins.join(', ')}` : ''}  (${r.file}:${r.line})\n`);
+        for (const p of r.producers) out(`      sent by ${p}\n`);
+        if (r.producers.length === 0) out('      no sender found\n');
+      }
     }
-  }
-  return 0;
+    return 0;
+  }, { concurrency: true });
 }
 

@@ -8,7 +8,7 @@ import { defaultBuildContext } from '../source/context.js';
 import { defaultCacheDir, resolveSourceDir } from '../source/locate.js';
 import { SourceError } from '../source/errors.js';
 import type { Scope } from '../source/types.js';
-import type { IndexOptions, IndexResult } from '../index/build.js';
+import type { Concurrency, IndexOptions, IndexResult } from '../index/build.js';
 import { awaitWatch, freshManifestIn, indexDir, openStorePending, WATCH_GRACE_MS, type Freshness } from '../index/stored.js';
 import { GraphView, SymbolTable } from '../graph/index.js';
 import { UserError } from './errors.js';
@@ -75,29 +75,50 @@ export interface Queries {
   table: SymbolTable;
   view: GraphView;
   root: string;
+  /** The graph's goroutine starts and channel operations (only for a withQueries asked for them). */
+  concurrency(): Concurrency;
 }
 
+/** What a query asks of withQueries besides the store: the goroutines and channels (see Queries.concurrency). */
+export interface QueryNeeds {
+  concurrency?: boolean;
+}
+
+/** Thrown by Queries.concurrency when the index folder's graph file is not the store's graph: the query runs again after a build. */
+class NotStored extends Error {}
+
 /**
- * Runs one of the one-shot queries (show, callers, callees, path, search) on the on-disk query store,
- * so neither the parser nor the whole graph is loaded. The store's freshness check runs on threads
+ * Runs one of the one-shot queries (show, callers, callees, path, search, goroutines, channels) on the
+ * on-disk query store, so neither the parser nor the whole graph is loaded (goroutines and channels
+ * read the graph file's section that holds them). The store's freshness check runs on threads
  * while `fn` looks up its answer; the answer is printed only if the store was fresh. Otherwise (or
  * with no store) the index is rebuilt, which writes the store, and `fn` runs again on it. `fn` prints
  * through `out`; the store is closed afterwards (main() can run many commands in one process).
  */
-export async function withQueries<T>(o: CommonOptions, io: Io, fn: (q: Queries, out: (s: string) => void) => T): Promise<T> {
+export async function withQueries<T>(o: CommonOptions, io: Io, fn: (q: Queries, out: (s: string) => void) => T, needs: QueryNeeds = {}): Promise<T> {
   const root = await sourceDir(o, io);
   const location = { root, ctx: buildContext(o), scope: scopeOf(o), cacheDir: cacheDirOf(o, io) };
+  // The graph file is read by the indexer's code (loaded only when a query needs it).
+  const built = needs.concurrency ? await import('../index/build.js') : undefined;
   const fromStore = () => withoutOptimizingCompiler(() => {
     const pending = openStorePending(location);
     if (!pending) return undefined;
     const printed: string[] = [];
     let result: { value: T } | { error: unknown };
+    const concurrency = (): Concurrency => {
+      const c = built?.storedConcurrency(indexDir(location), pending.graph);
+      if (!c) throw new NotStored();
+      return c;
+    };
     try {
-      result = { value: fn({ table: new SymbolTable(pending.store), view: new GraphView(pending.store), root }, (s) => printed.push(s)) };
+      result = { value: fn({ table: new SymbolTable(pending.store), view: new GraphView(pending.store), root, concurrency }, (s) => printed.push(s)) };
     } catch (error) {
       result = { error };
     }
-    if (!pending.fresh()) return undefined;
+    if (!pending.fresh() || ('error' in result && result.error instanceof NotStored)) {
+      pending.store.close();
+      return undefined;
+    }
     pending.store.close();
     if ('error' in result) throw result.error;
     // One write: a call tree is hundreds of lines, and each write to a pipe or file is a system call.
@@ -115,7 +136,7 @@ export async function withQueries<T>(o: CommonOptions, io: Io, fn: (q: Queries, 
   await backgroundAsked(o, io, root);
   const again = fromStore();
   if (again) return again.value;
-  return fn({ table: new SymbolTable(result.graph.symbols), view: new GraphView(result.graph), root }, io.out);
+  return fn({ table: new SymbolTable(result.graph.symbols), view: new GraphView(result.graph), root, concurrency: () => result.concurrency }, io.out);
 }
 
 /**
@@ -169,7 +190,19 @@ export async function buildIndexResult(o: CommonOptions, io: Io, known?: string)
 export async function loadIndex(o: CommonOptions, io: Io, progress = false): Promise<Loaded> {
   const { result, root } = await indexResult(o, io, progress);
   await backgroundAsked(o, io, root);
-  return { result, table: new SymbolTable(result.graph.symbols), view: new GraphView(result.graph), root };
+  // Made when first read: `callgraph` reads neither.
+  let table: SymbolTable | undefined;
+  let view: GraphView | undefined;
+  return {
+    result,
+    root,
+    get table() {
+      return (table ??= new SymbolTable(result.graph.symbols));
+    },
+    get view() {
+      return (view ??= new GraphView(result.graph));
+    },
+  };
 }
 
 /**

@@ -11,7 +11,7 @@ export interface ReceiveWithProducers extends ChannelOpRecord {
 
 const RUNTIME = /^time\.((Ticker|Timer)\.C|After|Tick)$/;
 
-export function channelProducers(graph: Graph, fnId: string): ReceiveWithProducers[] {
+export function channelProducers(graph: Pick<Graph, 'channels'>, fnId: string): ReceiveWithProducers[] {
   const receives = graph.channels.filter((c) => c.fn === fnId && (c.op === 'recv' || c.op === 'range'));
   const sends = graph.channels.filter((c) => c.op === 'send');
   return receives.map((op) => {

@@ -570,6 +570,14 @@ export function appendedStrings(p: ReturnType<typeof openPacked>, added: readonl
   };
 }
 
+/**
+ * What a packed graph keeps besides its tables (goroutines, channels, diagnostics, counts), from its
+ * bytes: the string table and the tables are not decoded. Throws as decodePacked does.
+ */
+export function packedRest(bytes: Buffer): PackedGraph['rest'] {
+  return deserialize(openPacked(bytes).section('rest')) as PackedGraph['rest'];
+}
+
 /** What encodePacked wrote; throws on bytes that are not a packed graph of this version. */
 export function decodePacked(bytes: Buffer): PackedGraph {
   const p = openPacked(bytes);

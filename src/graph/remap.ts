@@ -129,16 +129,16 @@ export function remapPackedBytes(bytes: Buffer, moves: FileMove[]): { parts: Buf
   const edges = p.column('edges');
   const symbols = p.column('symbols');
   const unresolved = p.column('unresolved');
-  let rest = deserialize(p.section('rest')) as PackedGraph['rest'];
   for (const [file, lines] of moves) {
     const m = new Mover(file, lines);
     const id = ids.get(file);
     moveColumn(m, id, edges, EDGE_LINE.width, EDGE_LINE.file, [EDGE_LINE.line]);
     moveColumn(m, id, symbols, SYM_LINES.width, SYM_LINES.file, SYM_LINES.lines, packageRow);
     moveColumn(m, id, unresolved, UNRES_LINE.width, UNRES_LINE.file, [UNRES_LINE.line]);
-    rest = { ...rest, ...m.records(rest) };
     if (!m.complete) return undefined;
   }
+  const rest = movedRest(deserialize(p.section('rest')) as PackedGraph['rest'], moves);
+  if (!rest) return undefined;
   const moved: Record<string, Buffer | Buffer[]> = { edges: asBytes(edges), symbols: asBytes(symbols), unresolved: asBytes(unresolved), rest: serialize(rest) };
   if (moves.some((move) => move[2])) {
     const strings = refieldSymbols(p, symbols, ids, moves);
@@ -146,6 +146,20 @@ export function remapPackedBytes(bytes: Buffer, moves: FileMove[]): { parts: Buf
     Object.assign(moved, strings);
   }
   return { parts: layoutPacked(p.names.map((name): [string, Buffer | Buffer[]] => [name, moved[name] ?? p.section(name)])), rest };
+}
+
+/**
+ * A packed graph's records (see Mover.records) with the moves' lines moved, as remapPackedBytes moves
+ * them; undefined when a line is not in its file's map.
+ */
+export function movedRest(rest: PackedGraph['rest'], moves: readonly FileMove[]): PackedGraph['rest'] | undefined {
+  let out = rest;
+  for (const [file, lines] of moves) {
+    const m = new Mover(file, lines);
+    out = { ...out, ...m.records(out) };
+    if (!m.complete) return undefined;
+  }
+  return out;
 }
 
 /** The three tables whose rows hold lines, as a packed graph lays them out. */

@@ -10,10 +10,10 @@ import { scanSource, SourceError, statNow, type Scope, type SourceScan, type Sou
 import { extractAll, factsShift, keptFacts, nativeParserInUse, newClock, SEGMENTS_MIN_CHARS, splicePacked, unpackFacts, workersFor, type FileFacts, type ParseClock, type Spliced, type StringTable } from '../parse/index.js';
 import { buildProgram, factsDiagnostics, resolveProgram, ResolveSession, symbolFields, type FilesChange, type PackageInput } from '../resolve/index.js';
 import { appendFactsEntries, contentHash, graphFileLabelled, textHash, factsHash, factsKey, factsPackWriter, readFactsEntries, readFactsPack, readGraphFile, readPack, withGraphLines, writeGraphFile, writePack, type FactsPack, type LiveKeys, type PackMemo } from './cache.js';
-import { decodePacked, encodePacked, PACK_VERSION, packGraph, summarize, summarizeGraph, unpackGraph, type GraphSummary, type PackedGraph } from '../graph/pack.js';
+import { decodePacked, encodePacked, PACK_VERSION, packedRest, packGraph, summarize, summarizeGraph, unpackGraph, type GraphSummary, type PackedGraph } from '../graph/pack.js';
 import { encodeStoreParts, moveStoreLinesParts } from '../graph/store.js';
 import { scratch } from '../graph/scratch.js';
-import { composeMoves, moveDiagnostics, movedLineCount, movesFit, remapPackedBytes, type FileMove } from '../graph/remap.js';
+import { composeMoves, moveDiagnostics, movedLineCount, movedRest, movesFit, remapPackedBytes, type FileMove } from '../graph/remap.js';
 import { makeSpare, writeParts, type Reuse } from './atomic.js';
 import { encodeFreshness, FRESH_FILE, freshNow, indexDir, manifestAbs, manifestDir, manifestOf, manifestPaths, nativeStatAll, readFreshness, rereadFreshness, sameFreshness, sameManifestFile, serializeMoves, storeMoves, storeOnDisk, storeState, STORE_FILE, type Freshness, type Manifest, type StoreMoves } from './stored.js';
 import { forgetDeltaBase, moveDeltaLines, storeDelta, takeDeltaBase } from '../graph/delta.js';
@@ -73,6 +73,11 @@ export interface IndexResult {
   parseThreads?: ParseClock;
   /** The graph's counts, diagnostics and unresolved sites by reason, kept with it: read without decoding the graph. */
   summary: GraphSummary;
+  /**
+   * The graph's goroutine starts and channel operations: when the graph came from the cache, read
+   * without decoding the rest of it (its string table, edges and symbols).
+   */
+  concurrency: Concurrency;
   fromCache: boolean;
   /**
    * Files changed, yet nothing was resolved (the early cut-off): 'facts' when their facts were the ones
@@ -95,6 +100,14 @@ export interface IndexResult {
    * did (see WatchBuild.touched).
    */
   changed?: string[];
+}
+
+/** What `goroutines` and `channels` read of a graph. */
+export type Concurrency = Pick<Graph, 'goroutines' | 'channels'>;
+
+/** A graph's goroutine starts and channel operations. */
+function concurrencyOf(g: Pick<Graph, 'goroutines' | 'channels'>): Concurrency {
+  return { goroutines: g.goroutines, channels: g.channels };
 }
 
 /**
@@ -200,15 +213,61 @@ function storedGraphLater(dir: string, state: IndexState | undefined): (() => Pa
   };
 }
 
-/** An IndexResult whose graph is unpacked from `from` (a packed graph, or a reader of one) the first time it is read. */
-function lazyResult(from: PackedGraph | (() => PackedGraph), rest: Omit<IndexResult, 'graph' | 'summary'>, summary: GraphSummary | undefined): IndexResult {
+/**
+ * The stored graph's goroutine starts and channel operations, read when asked (see IndexResult.concurrency):
+ * from the state's delta, which holds them whole, else from the graph file's section of them, with the
+ * state's moves made. Throws as storedGraphLater's reader does.
+ */
+function storedConcurrencyLater(dir: string, state: IndexState): () => Concurrency {
+  const file = join(dir, GRAPH_FILE);
+  return () => {
+    let rest: PackedGraph['rest'] | undefined;
+    try {
+      const stored = state.delta ? undefined : readGraphFile(file, fileLabelOf(state));
+      rest = state.delta ? state.delta.rest : stored && packedRest(stored);
+      if (rest && state.moves?.length) rest = movedRest(rest, state.moves) ?? badMoves();
+    } catch (err) {
+      rmSync(join(dir, STATE_FILE), { force: true });
+      throw new Error(`${file} cannot be read (${(err as Error).message}); the index was dropped, run the command again to rebuild it`);
+    }
+    if (!rest) throw new Error(`${file} was replaced while this command ran (another build?); run it again`);
+    return concurrencyOf(rest);
+  };
+}
+
+/**
+ * The goroutines and channels of the graph `key` as the index folder in `dir` keeps it (see
+ * IndexResult.concurrency), for a query that found the query store holding that graph; undefined when
+ * the folder's state is of another graph, or its graph file is not the state's.
+ */
+export function storedConcurrency(dir: string, key: string): Concurrency | undefined {
+  const state = readPack<IndexState>(join(dir, STATE_FILE));
+  if (state?.inputs.key !== key || !graphFileLabelled(join(dir, GRAPH_FILE), fileLabelOf(state))) return undefined;
+  return storedConcurrencyLater(dir, state)();
+}
+
+function badMoves(): never {
+  throw new Error('its lines cannot be moved as the index says');
+}
+
+/**
+ * An IndexResult whose graph is unpacked from `from` (a packed graph, or a reader of one) the first
+ * time it is read; its goroutines and channels are read by `concurrency` when the graph is not
+ * unpacked by then (without it, from the packed graph).
+ */
+function lazyResult(from: PackedGraph | (() => PackedGraph), rest: Omit<IndexResult, 'graph' | 'summary' | 'concurrency'>, summary: GraphSummary | undefined, concurrency?: () => Concurrency): IndexResult {
   let graph: Graph | undefined;
+  let read: Concurrency | undefined;
   const packed = (): PackedGraph => (typeof from === 'function' ? from() : from);
   return {
     ...rest,
     get graph(): Graph {
       if (graph) return graph;
       return (graph = unpackGraph(packed()));
+    },
+    get concurrency(): Concurrency {
+      if (graph) return concurrencyOf(graph);
+      return (read ??= concurrency ? concurrency() : concurrencyOf(packed().rest));
     },
     // A state from before summaries were kept has none: it is taken from the graph.
     summary: summary ?? summarize(packed()),
@@ -312,7 +371,7 @@ export function loadIndex(opts: IndexOptions, checked?: Freshness): IndexResult 
   const fresh = state && manifest && manifest.graph === state.inputs.key && manifest.stamp === state.stamp && ((checked && (manifest === checked || sameManifestFile(checked, manifest))) || freshNow(manifest));
   const bytes = fresh ? storedGraphLater(dir, state) : undefined;
   if (state && bytes && n !== undefined) {
-    const result = lazyResult(bytes, { timings: { load: performance.now() - t0 }, files: { total: n, parsed: 0, cached: n }, fromCache: true }, state.summary);
+    const result = lazyResult(bytes, { timings: { load: performance.now() - t0 }, files: { total: n, parsed: 0, cached: n }, fromCache: true }, state.summary, storedConcurrencyLater(dir, state));
     // A query store of another format (a new kubelet-atlas) or none: write it, so the next query reads
     // it, and its manifest without the moves kept for the store it replaces.
     if (storeState(dir).graph !== state.inputs.key) {
@@ -839,7 +898,7 @@ function build(opts: IndexOptions, useSnapshot: boolean, again = false): IndexRe
     const bytes = storedGraphLater(dir, state);
     if (bytes) {
       lap('load');
-      const result = lazyResult(bytes, { timings, files: { total: files.length, parsed: 0, cached: contents.length, read }, fromCache: true }, state.summary);
+      const result = lazyResult(bytes, { timings, files: { total: files.length, parsed: 0, cached: contents.length, read }, fromCache: true }, state.summary, storedConcurrencyLater(dir, state));
       // Same bytes, but sizes or mtimes may have moved (a checkout, a touch): refresh the manifest file.
       storeFor(dir, state.inputs.key, stamp, manifestNow(), () => result.graph, smallReuse(opts.memo));
       keepSnapshot();
@@ -887,7 +946,7 @@ function build(opts: IndexOptions, useSnapshot: boolean, again = false): IndexRe
     const bytes = inputs.key === state.inputs.key ? storedGraphLater(dir, state) : undefined;
     if (bytes) {
       lap('load');
-      const result = lazyResult(bytes, { timings, files: counts, fromCache: true, cutOff: 'facts', changed: changedPaths }, state.summary);
+      const result = lazyResult(bytes, { timings, files: counts, fromCache: true, cutOff: 'facts', changed: changedPaths }, state.summary, storedConcurrencyLater(dir, state));
       const manifest = manifestNow();
       writeState(stateFile, { stamp, graph: state.graph, moves: state.moves, delta: state.delta, inputs, summary: result.summary } satisfies IndexState, opts.memo);
       // The store's graph is unchanged too: only the manifest file beside it is written.
@@ -955,7 +1014,7 @@ function build(opts: IndexOptions, useSnapshot: boolean, again = false): IndexRe
         keepSnapshot();
         lap('write.snapshot');
       }
-      return { graph: update.graph, summary, timings, files: counts, fromCache: false, incremental: { redone: update.redone, functions: update.functions }, changed: changedPaths };
+      return { graph: update.graph, summary, concurrency: concurrencyOf(update.graph), timings, files: counts, fromCache: false, incremental: { redone: update.redone, functions: update.functions }, changed: changedPaths };
     }
     if (kept) {
       refused = update ? update.refused : prior.key !== state.inputs.key ? 'files, packages or the build context changed' : !behind ? 'files it did not take before changed, and cannot be taken with this edit' : 'a file outside the build changed';
@@ -978,7 +1037,7 @@ function build(opts: IndexOptions, useSnapshot: boolean, again = false): IndexRe
   writeOwner(dir, owner);
   pruneIndexes(join(dir, '..'), basename(dir), owner);
   lap('write.owner');
-  return { graph, summary, timings, files: { total: files.length, parsed, cached: contents.length - parsed, read }, parser, parseThreads, fromCache: false, refused, changed: changedPaths };
+  return { graph, summary, concurrency: concurrencyOf(graph), timings, files: { total: files.length, parsed, cached: contents.length - parsed, read }, parser, parseThreads, fromCache: false, refused, changed: changedPaths };
 }
 
 /**
@@ -1323,7 +1382,7 @@ interface MovedGraph {
 /** A graph file's bytes with the moves' lines moved, as pieces; throws when they cannot be. */
 function movedParts(bytes: Buffer | undefined, moves: FileMove[]): Buffer[] {
   const moved = bytes && remapPackedBytes(bytes, moves);
-  if (!moved) throw new Error('its lines cannot be moved as the index says');
+  if (!moved) badMoves();
   return moved.parts;
 }
 

@@ -270,7 +270,7 @@ export function openStore(opts: StoreLocation): GraphStore | undefined {
  * a query can look up its answer meanwhile and ask fresh() before showing it. A stale store is closed
  * by fresh().
  */
-export function openStorePending(opts: StoreLocation): { store: GraphStore; fresh(): boolean } | undefined {
+export function openStorePending(opts: StoreLocation): { store: GraphStore; graph: string; fresh(): boolean } | undefined {
   const dir = indexDir(opts);
   // The check starts first, on the manifest as read, uncounted (the C check refuses a damaged one,
   // which is then stale): the store is read and moved while it runs.
@@ -296,6 +296,8 @@ export function openStorePending(opts: StoreLocation): { store: GraphStore; fres
   let answer: boolean | undefined;
   return {
     store,
+    // The graph the store holds, with the manifest's moves and delta (see holds).
+    graph: m.graph,
     fresh() {
       if (answer === undefined) {
         answer = finish();

@@ -3,6 +3,9 @@ import assert from 'node:assert/strict';
 import { appendFileSync, cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { runCli } from '../helpers/cli.js';
+import { buildIndex } from '../../src/index/build.js';
+import { defaultBuildContext } from '../../src/source/index.js';
+import { channelProducers } from '../../src/graph/index.js';
 import { tempDir } from '../helpers/temp.js';
 
 const fixture = resolve('test/fixtures/go/kubelike');
@@ -62,6 +65,35 @@ describe('kubelet-atlas CLI', () => {
     assert.equal(third.code, 0, third.err);
     assert.match(third.out, /queryProbe/);
     assert.equal(third.writes, 1, 'printed in one write');
+  });
+
+  it('goroutines and channels answer from the store as the graph has them, before and after an edit that moves lines', async () => {
+    const root = tempDir('ka-cli-tree-');
+    cpSync(fixture, root, { recursive: true });
+    const own = tempDir('ka-cli-');
+    const at = ['--source', root, '--cache-dir', own];
+    const loop = 'k8s.io/kubernetes/pkg/kubelet.(*Kubelet).syncLoopIteration';
+    const check = async (what: string) => {
+      const graph = buildIndex({ root, ctx: defaultBuildContext(), cacheDir: tempDir('ka-cli-fresh-'), fresh: true }).graph;
+      const goroutines = await run(['goroutines', '--all', '--json', ...at]);
+      assert.equal(goroutines.code, 0, goroutines.err);
+      assert.deepEqual(JSON.parse(goroutines.out), graph.goroutines, `${what}: goroutines`);
+      const channels = await run(['channels', 'Kubelet.syncLoopIteration', '--json', ...at]);
+      assert.equal(channels.code, 0, channels.err);
+      assert.deepEqual(JSON.parse(channels.out), JSON.parse(JSON.stringify(channelProducers(graph, loop))), `${what}: channels`);
+      const text = await run(['channels', 'Kubelet.syncLoopIteration', ...at]);
+      assert.match(text.out, /^k8s\.io\/kubernetes\/pkg\/kubelet\.\(\*Kubelet\)\.syncLoopIteration: \d+ receives\n/);
+    };
+    assert.equal((await run(['index', ...at])).code, 0);
+    await check('as built');
+    const file = join(root, 'pkg/kubelet/kubelet.go');
+    writeFileSync(file, '// moved\n\n' + readFileSync(file, 'utf8'));
+    const moved = JSON.parse((await run(['index', '--json', ...at])).out) as { cutOff?: string };
+    assert.equal(moved.cutOff, 'positions');
+    await check('lines moved');
+    const unknown = await run(['channels', 'Kubelet.syncLoopIteratio', ...at]);
+    assert.equal(unknown.code, 2);
+    assert.match(unknown.err, /did you mean:\n {2}k8s\.io\/kubernetes\/pkg\/kubelet\.\(\*Kubelet\)\.syncLoopIteration/);
   });
 
   it('callgraph --format tsv prints four tab-separated columns', async () => {

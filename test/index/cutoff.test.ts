@@ -8,7 +8,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { appendFileSync, cpSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { buildIndex, indexDir, loadIndex, openStore, type IndexOptions, type IndexResult } from '../../src/index/build.js';
+import { buildIndex, indexDir, loadIndex, openStore, storedConcurrency, type IndexOptions, type IndexResult } from '../../src/index/build.js';
 import { defaultBuildContext } from '../../src/source/index.js';
 import { extractAll } from '../../src/parse/index.js';
 import { readFactsPack, readPack, writePack } from '../../src/index/cache.js';
@@ -256,6 +256,15 @@ describe('early cut-off', () => {
     assert.deepEqual(normal(second.graph), normal(fresh));
     assert.deepEqual(second.summary, summarize(packGraph(fresh)), 'the summary of the moved graph');
     assert.ok(fresh.channels.some((c) => c.origins?.some((o) => o.startsWith('make@pkg/kubelet/kubelet.go:'))), 'an origin in the edited file was moved');
+    // A command after it reads the goroutines and channels alone, from the graph file with the state's
+    // moves made (read before the graph: see IndexResult.concurrency), as a fresh build places them.
+    const read = buildIndex(loc);
+    assert.equal(read.fromCache, true);
+    const concurrency = { goroutines: fresh.goroutines, channels: fresh.channels };
+    assert.ok(fresh.goroutines.some((g) => g.file === 'pkg/kubelet/kubelet.go'), 'a goroutine start in the edited file');
+    assert.deepEqual(read.concurrency, concurrency);
+    assert.deepEqual(storedConcurrency(indexDir(loc), readFreshness(indexDir(loc))!.graph), concurrency);
+    assert.equal(storedConcurrency(indexDir(loc), 'another graph'), undefined);
     const syncLoop = fresh.symbols.find((s) => s.id.endsWith('(*Kubelet).syncLoop'))!.id;
     assert.deepEqual(callersOf(loc, syncLoop).sort(), fresh.edges.filter((e) => e.callee === syncLoop).map((e) => `${e.caller} ${e.line}`).sort());
     // Again from there: the facts the last build made are in the pack.

@@ -10,7 +10,7 @@ import { join, resolve } from 'node:path';
 import { DELTA_MAX_BYTES, forgetDeltaBase, readDelta, storeDelta } from '../../src/graph/delta.js';
 import { bufferBytes, encodeStore, GraphStore } from '../../src/graph/index.js';
 import { packGraph, summarizeGraph, unpackGraph, type GraphSummary } from '../../src/graph/pack.js';
-import { buildIndex, warmIndex, type IndexOptions, type IndexResult } from '../../src/index/build.js';
+import { buildIndex, storedConcurrency, warmIndex, type IndexOptions, type IndexResult } from '../../src/index/build.js';
 import { PackMemo } from '../../src/index/cache.js';
 import { openStore, readFreshness, indexDir } from '../../src/index/stored.js';
 import { defaultBuildContext } from '../../src/source/index.js';
@@ -38,7 +38,12 @@ function sameAsFresh(built: Graph, what: string, root: string, loc: IndexOptions
   const ids = graphIds(want).filter((id) => /kubelet/.test(id));
   assert.deepEqual(storeAnswers(store, ids), storeAnswers(new GraphStore(bufferBytes(encodeStore(want, 'whole'))), ids), `${what}: the store`);
   store.close();
-  assert.deepEqual(unpackGraph(packGraph(buildIndex({ root, ctx: loc.ctx, cacheDir: loc.cacheDir }).graph)), unpackGraph(packGraph(want)), `${what}: the graph a one-shot command reads`);
+  const read = buildIndex({ root, ctx: loc.ctx, cacheDir: loc.cacheDir });
+  // Read before the graph: from the state's delta, or the graph file's section, with its moves (see IndexResult.concurrency).
+  const concurrency = { goroutines: want.goroutines, channels: want.channels };
+  assert.deepEqual(read.concurrency, concurrency, `${what}: the goroutines and channels a one-shot command reads`);
+  assert.deepEqual(storedConcurrency(indexDir(loc), readFreshness(indexDir(loc))!.graph), concurrency, `${what}: the goroutines and channels a query reads`);
+  assert.deepEqual(unpackGraph(packGraph(read.graph)), unpackGraph(packGraph(want)), `${what}: the graph a one-shot command reads`);
 }
 
 describe('the query store delta', () => {
