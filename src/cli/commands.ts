@@ -272,7 +272,7 @@ export async function pathCommand(from: string, to: string, o: CommonOptions, io
 
 export async function searchCommand(text: string, o: CommonOptions, io: Io): Promise<number> {
   return withQueries(o, io, ({ table, view }, out) => {
-    const hits = view.search(text, table.all());
+    const hits = view.search(text, table.holding(text.toLowerCase()));
     if (o.json) out(JSON.stringify(hits, null, 2) + '\n');
     else for (const s of hits) out(`${s.id}  (${s.kind})  ${s.file}:${s.line}\n`);
     return hits.length ? 0 : 1;

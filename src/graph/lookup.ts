@@ -26,6 +26,8 @@ export interface SymbolSource {
   allSymbols(): IterableIterator<SymbolRecord>;
   /** IDs whose last element is `name`, when the source keeps such an index. */
   withLastName?(name: string): string[];
+  /** Records among allSymbols' that may hold `text` (lower case) in their ID, name or doc, lower cased; at least every one that does. */
+  symbolsHolding?(text: string): IterableIterator<SymbolRecord>;
 }
 
 /**
@@ -86,7 +88,13 @@ export class SymbolTable {
     return this.source ? this.source.allSymbols() : this.byId.values();
   }
 
+  /** The records all() gives that may hold `text` (lower case) in their ID, name or doc, lower cased: at least every one that does. */
+  holding(text: string): Iterable<SymbolRecord> {
+    return this.source?.symbolsHolding ? this.source.symbolsHolding(text) : this.all();
+  }
+
   lookup(query: string): Lookup {
+    const table = this;
     const q = query.trim();
     const exact = this.get(q);
     if (exact) return { ok: true, symbol: exact };
@@ -110,20 +118,48 @@ export class SymbolTable {
     }
     if (matches.length === 1) return { ok: true, symbol: matches[0] };
     if (matches.length > 1) return { ok: false, reason: 'ambiguous', query: q, candidates: matches.map((s) => s.id).sort() };
-    return { ok: false, reason: 'unknown', query: q, candidates: this.nearest(name, 5) };
+    // The nearest names are measured when first read: a caller may want them with V8's optimizing
+    // compiler on (see cli/context.ts, symbolArg), or not at all.
+    let near: string[] | undefined;
+    const qualifier = nq.slice(0, Math.max(0, nq.length - name.length - 1));
+    return {
+      ok: false,
+      reason: 'unknown',
+      query: q,
+      get candidates() {
+        return (near ??= table.nearest(name, 5, qualifier));
+      },
+    };
   }
 
-  /** Names closest to `name` by edit distance, case-insensitively. */
-  nearest(name: string, n: number): string[] {
+  /**
+   * Names closest to `name` by edit distance, case-insensitively; IDs of equal distance whose part
+   * before the name ends as `qualifier` does (`Kubelet` of `Kubelet.syncPod`, pointer marks aside)
+   * first, then the shorter. Over the store only the IDs are read, not the records, and each distinct
+   * last name is measured once.
+   */
+  nearest(name: string, n: number, qualifier = ''): string[] {
     const lower = name.toLowerCase();
-    const scored: { id: string; d: number }[] = [];
-    for (const [key, list] of this.byName) {
-      const d = distance(lower, key.toLowerCase());
-      if (d <= Math.max(2, Math.floor(name.length / 3))) for (const s of list) scored.push({ id: s.id, d });
+    const limit = Math.max(2, Math.floor(name.length / 3));
+    const measured = new Map<string, number>();
+    const scored: { id: string; d: number; q: number }[] = [];
+    const ids = this.source ? this.source.symbolIds() : this.byId.keys();
+    for (const id of ids) {
+      const key = lastName(id);
+      let d = measured.get(key);
+      // A name whose length differs by more than the limit is farther than it: not measured.
+      if (d === undefined) measured.set(key, (d = Math.abs(key.length - name.length) > limit ? limit + 1 : distance(lower, key.toLowerCase())));
+      if (d <= limit) scored.push({ id, d, q: qualifier && qualified(id, key, qualifier) ? 0 : 1 });
     }
-    scored.sort((a, b) => a.d - b.d || a.id.length - b.id.length || a.id.localeCompare(b.id));
+    scored.sort((a, b) => a.d - b.d || a.q - b.q || a.id.length - b.id.length || a.id.localeCompare(b.id));
     return scored.slice(0, n).map((s) => s.id);
   }
+}
+
+/** Whether the part of `id` before its last name `last` ends with `qualifier` (after a `.` or `/`, or whole), pointer marks aside. */
+function qualified(id: string, last: string, qualifier: string): boolean {
+  const head = normalizeId(id.slice(0, id.length - last.length - 1));
+  return head === qualifier || head.endsWith(`.${qualifier}`) || head.endsWith(`/${qualifier}`);
 }
 
 /** The last element of an ID: `syncLoop` of `pkg.(*Kubelet).syncLoop`, `func1` of a closure. */

@@ -871,6 +871,81 @@ export class GraphStore {
     for (const id of this.newSymbols()) yield this.deltaRecord(id)!;
   }
 
+  /**
+   * allSymbols, but only the records that may hold `text` (lower case) in their ID, name or doc, lower
+   * cased: what a search reads. A record of the store itself is parsed only when its JSON, lower cased
+   * as Latin-1 (so that a character's place is its byte's), holds `text`, or holds one of the two
+   * characters past ASCII that lower to an ASCII letter `text` has; a delta's records are all given. Every
+   * record allSymbols gives whose ID, name or doc holds `text` is among them. Without a cut (the text
+   * empty, past printable ASCII, or holding a character JSON escapes; moves that give records new
+   * docs; or more than a quarter of the records holding the text, a key of every record such as
+   * "kind" among them): allSymbols.
+   */
+  *symbolsHolding(text: string): IterableIterator<SymbolRecord> {
+    const fields = [...(this.moved?.values() ?? [])].some((m) => m.fields);
+    if (!/^[\x20-\x7e]+$/.test(text) || /["\\]/.test(text) || fields) {
+      yield* this.allSymbols();
+      return;
+    }
+    const bytes = this.section('symbolJson');
+    const starts = this.section('symbolStart');
+    const n = this.header.symbols;
+    // Past a quarter of the records (a text such as "kind", a key of every record), the cut saves
+    // nothing: every record is given. The first sixteenth of the records tells, before the whole
+    // text is decoded and lower cased.
+    const most = n >> 2;
+    const sample = bytes.toString('latin1', 0, starts.readUInt32LE((n >> 4) * 4)).toLowerCase();
+    let seen = 0;
+    for (let at = sample.indexOf(text); at >= 0 && seen <= (most >> 4) + 16; at = sample.indexOf(text, at + text.length)) seen++;
+    if (seen > (most >> 4) + 16) {
+      yield* this.allSymbols();
+      return;
+    }
+    const json = bytes.toString('latin1');
+    // The record holding byte `at`: the last whose start is at or before it.
+    const recordAt = (at: number): number => {
+      let lo = 0;
+      let hi = n - 1;
+      while (lo < hi) {
+        const mid = (lo + hi + 1) >> 1;
+        if (starts.readUInt32LE(mid * 4) <= at) lo = mid;
+        else hi = mid - 1;
+      }
+      return lo;
+    };
+    const hits = new Set<number>();
+    // Each record found once: the next search starts past it. False: too many.
+    const scan = (find: (from: number) => number): boolean => {
+      for (let at = find(0); at >= 0;) {
+        const i = recordAt(at);
+        hits.add(i);
+        if (hits.size > most) return false;
+        at = find(starts.readUInt32LE((i + 1) * 4));
+      }
+      return true;
+    };
+    const lower = json.toLowerCase();
+    let cut = scan((from) => lower.indexOf(text, from));
+    // The two characters past ASCII whose lower case holds an ASCII one (a check of every code point
+    // in Node 20): KELVIN SIGN lowers to k, and LATIN CAPITAL LETTER I WITH DOT ABOVE to i and a dot.
+    // Their UTF-8 bytes, as Latin-1 reads them.
+    for (const [letter, bytes] of [['k', '\u00e2\u0084\u00aa'], ['i', '\u00c4\u00b0']]) if (cut && text.includes(letter)) cut = scan((from) => json.indexOf(bytes, from));
+    if (!cut) {
+      yield* this.allSymbols();
+      return;
+    }
+    const d = this.delta;
+    const names = d ? this.nodeNames() : undefined;
+    for (const i of [...hits].sort((a, b) => a - b)) if (!d || !d.records.has(names![i])) yield this.record(i);
+    if (d) {
+      for (const [id, rec] of d.records) {
+        if (rec === null) continue;
+        const r = this.deltaRecord(id);
+        if (r) yield r;
+      }
+    }
+  }
+
   callees(id: string): Edge[] {
     const mine = this.delta?.out.get(id);
     if (!mine) return this.adjacent(id, 'out');

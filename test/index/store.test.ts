@@ -52,6 +52,47 @@ describe('query store', () => {
     }
   });
 
+  it('searches as the graph does, the same hits in the same order, reading only the records that may hold the text', () => {
+    const texts = ['syncLoop', 'Relist', 'pleg', 'kubelet', 'Kind', 'true', 'a', 'k', 'x', 'PodWorkers', 'no such text', '', '"', 'Ü'];
+    for (const t of texts) {
+      assert.deepEqual(stored.view.search(t, stored.table.holding(t.toLowerCase())), JSON.parse(JSON.stringify(memory.view.search(t, memory.table.all()))), t);
+      // The first hits of a text most symbols hold (every ID holds "k"): the sort's cut keeps the order.
+      for (const limit of [1, 7, 30]) {
+        // All hits sorted (a limit past their count), then cut: what the cut sort must give.
+        const all = stored.view.search(t, stored.table.all(), 100_000).slice(0, limit);
+        assert.deepEqual(stored.view.search(t, stored.table.holding(t.toLowerCase()), limit), all, `${t}, ${limit} hits`);
+      }
+    }
+    const store = new GraphStore(bufferBytes(encodeStore(graph, 'test')));
+    const read = [...store.symbolsHolding('relist')].length;
+    assert.ok(read > 0 && read < graph.symbols.length / 10, `${read} records read of ${graph.symbols.length}`);
+    // A key of every record: every record, as without the cut.
+    assert.equal([...store.symbolsHolding('kind')].length, [...store.allSymbols()].length);
+  });
+
+  it('finds in a search the records whose text lowers to ASCII from the two characters past it that do so', () => {
+    const base = graph.symbols.find((s) => s.kind === 'func')!;
+    const kelvin = { ...base, id: `${base.pkg}.temperature`, name: 'temperature', doc: 'in \u212Aelvin' };
+    const taxi = { ...base, id: `${base.pkg}.fare`, name: 'fare', doc: 'by TAX\u0130' };
+    const g: Graph = { ...graph, symbols: [...graph.symbols, kelvin, taxi] };
+    const store = new GraphStore(bufferBytes(encodeStore(g, 'letters')));
+    const view = new GraphView(store);
+    const table = new SymbolTable(store);
+    assert.deepEqual(view.search('kelvin', table.holding('kelvin')).map((r) => r.id), [kelvin.id]);
+    assert.deepEqual(view.search('taxi', table.holding('taxi')).map((r) => r.id), [taxi.id]);
+    // Lines moved with new docs: every record is read (its JSON's doc is not the one a query reads).
+    store.moveLines([[base.file, new Map([[base.line, base.line]]), new Map([[base.name, [{ doc: 'kelvin again', fingerprint: base.fingerprint }]]])]]);
+    assert.equal([...store.symbolsHolding('relist')].length, [...store.allSymbols()].length);
+  });
+
+  it('suggests for a mistyped name the nearest names, those of the type it was qualified with first', () => {
+    const near = (q: string) => { const r = stored.table.lookup(q); assert.equal(r.ok, false); return (r as { candidates: string[] }).candidates; };
+    assert.deepEqual(near('Kubelet.syncLop'), memory.table.nearest('syncLop', 5, 'Kubelet'));
+    assert.equal(near('Kubelet.syncLop')[0], 'k8s.io/kubernetes/pkg/kubelet.(*Kubelet).syncLoop');
+    // Without a qualifier, the order is by distance, then length, then ID.
+    assert.deepEqual(stored.table.nearest('syncLop', 5), memory.table.nearest('syncLop', 5));
+  });
+
   it('gives every node the same callers and callees, in the same order', () => {
     const ids = new Set(graph.edges.flatMap((e) => [e.caller, e.callee]));
     assert.ok(ids.size > 100);
