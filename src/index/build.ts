@@ -200,17 +200,25 @@ function storedGraphLater(dir: string, state: IndexState | undefined): (() => Pa
   if (!state || !graphFileLabelled(file, fileLabelOf(state))) return undefined;
   return () => {
     const stored = readGraphFile(file, fileLabelOf(state));
-    if (!stored) throw new Error(`${file} was replaced while this command ran (another build?); run it again`);
+    if (!stored) replacedWhileRead(file);
     try {
       const bytes = state.delta ? Buffer.concat(packDeltaBytes(stored, state.delta)) : stored;
       // The bytes are a private map or copy: moved where they lie.
       return decodePacked(state.moves?.length ? Buffer.concat(movedParts(bytes, state.moves)) : bytes);
     } catch (err) {
-      // Without its state the folder holds no graph: the next build resolves and writes a good one.
-      rmSync(join(dir, STATE_FILE), { force: true });
-      throw new Error(`${file} cannot be read (${(err as Error).message}); the index was dropped, run the command again to rebuild it`);
+      unreadable(dir, file, err);
     }
   };
+}
+
+function replacedWhileRead(file: string): never {
+  throw new Error(`${file} was replaced while this command ran (another build?); run it again`);
+}
+
+/** Drops the index in `dir`, whose graph file cannot be read: without its state the folder holds no graph, and the next build resolves and writes a good one. */
+function unreadable(dir: string, file: string, err: unknown): never {
+  rmSync(join(dir, STATE_FILE), { force: true });
+  throw new Error(`${file} cannot be read (${(err as Error).message}); the index was dropped, run the command again to rebuild it`);
 }
 
 /**
@@ -227,10 +235,9 @@ function storedConcurrencyLater(dir: string, state: IndexState): () => Concurren
       rest = state.delta ? state.delta.rest : stored && packedRest(stored);
       if (rest && state.moves?.length) rest = movedRest(rest, state.moves) ?? badMoves();
     } catch (err) {
-      rmSync(join(dir, STATE_FILE), { force: true });
-      throw new Error(`${file} cannot be read (${(err as Error).message}); the index was dropped, run the command again to rebuild it`);
+      unreadable(dir, file, err);
     }
-    if (!rest) throw new Error(`${file} was replaced while this command ran (another build?); run it again`);
+    if (!rest) replacedWhileRead(file);
     return concurrencyOf(rest);
   };
 }
