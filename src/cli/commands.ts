@@ -2,7 +2,7 @@
 import type { Edge } from '../model/index.js';
 import { channelProducers, edgesToTsv, isRuledOut, type CallTree } from '../graph/index.js';
 import { join } from 'node:path';
-import { buildIndexResult, indexOptions, loadIndex, withQueries, symbolArg, cacheDirOf, type CommonOptions, type Io } from './context.js';
+import { buildIndexResult, indexOptions, loadIndex, withOptimizingCompiler, withQueries, symbolArg, cacheDirOf, type CommonOptions, type Io } from './context.js';
 import { backgroundFromEnv, keepInBackground, minutesOf } from './background.js';
 import { indexDir } from '../index/stored.js';
 import type { IndexResult, WatchBuild } from '../index/build.js';
@@ -272,7 +272,7 @@ export async function pathCommand(from: string, to: string, o: CommonOptions, io
 
 export async function searchCommand(text: string, o: CommonOptions, io: Io): Promise<number> {
   return withQueries(o, io, ({ table, view }, out) => {
-    const hits = view.search(text, table.holding(text.toLowerCase()));
+    const hits = withOptimizingCompiler(() => view.search(text, table.holding(text.toLowerCase())));
     if (o.json) out(JSON.stringify(hits, null, 2) + '\n');
     else for (const s of hits) out(`${s.id}  (${s.kind})  ${s.file}:${s.line}\n`);
     return hits.length ? 0 : 1;
