@@ -26,6 +26,8 @@ export interface SymbolSource {
   allSymbols(): IterableIterator<SymbolRecord>;
   /** IDs whose last element is `name`, when the source keeps such an index. */
   withLastName?(name: string): string[];
+  /** The IDs symbolIds gives whose last name `keep` takes, for names of a length in [min, max], when the source can find them faster than symbolIds can list them. */
+  symbolIdsByLastName?(keep: (last: string) => boolean, min?: number, max?: number): string[];
   /** Records among allSymbols' that may hold `text` (lower case) in their ID, name or doc, lower cased; at least every one that does. */
   symbolsHolding?(text: string): IterableIterator<SymbolRecord>;
 }
@@ -135,20 +137,30 @@ export class SymbolTable {
   /**
    * Names closest to `name` by edit distance, case-insensitively; IDs of equal distance whose part
    * before the name ends as `qualifier` does (`Kubelet` of `Kubelet.syncPod`, pointer marks aside)
-   * first, then the shorter. Over the store only the IDs are read, not the records, and each distinct
-   * last name is measured once.
+   * first, then the shorter. Over the store only the IDs are read, not the records, and only those
+   * whose last name is near are decoded (see GraphStore.symbolIdsByLastName); each distinct last name
+   * is measured once.
    */
   nearest(name: string, n: number, qualifier = ''): string[] {
     const lower = name.toLowerCase();
     const limit = Math.max(2, Math.floor(name.length / 3));
     const measured = new Map<string, number>();
-    const scored: { id: string; d: number; q: number }[] = [];
-    const ids = this.source ? this.source.symbolIds() : this.byId.keys();
-    for (const id of ids) {
-      const key = lastName(id);
+    const measure = (key: string): number => {
       let d = measured.get(key);
       // A name whose length differs by more than the limit is farther than it: not measured.
       if (d === undefined) measured.set(key, (d = Math.abs(key.length - name.length) > limit ? limit + 1 : distance(lower, key.toLowerCase())));
+      return d;
+    };
+    const scored: { id: string; d: number; q: number }[] = [];
+    const source = this.source;
+    const ids = source?.symbolIdsByLastName
+      ? source.symbolIdsByLastName((key) => measure(key) <= limit, name.length - limit, name.length + limit)
+      : source
+        ? source.symbolIds()
+        : this.byId.keys();
+    for (const id of ids) {
+      const key = lastName(id);
+      const d = measure(key);
       if (d <= limit) scored.push({ id, d, q: qualifier && qualified(id, key, qualifier) ? 0 : 1 });
     }
     scored.sort((a, b) => a.d - b.d || a.q - b.q || a.id.length - b.id.length || a.id.localeCompare(b.id));

@@ -543,6 +543,17 @@ export function movedRecordOr(rec: SymbolRecord, lines: ReadonlyMap<number, numb
   }
 }
 
+/** The bytes a search reads of the records' JSON at a time (see GraphStore.recordsHolding). */
+const SCAN_CHUNK = 1 << 20;
+
+/** Lower cases the ASCII letters of `b` from `from` to `to`, in place; every other byte stays. */
+function lowerAscii(b: Buffer, from: number, to: number): void {
+  for (let i = from; i < to; i++) {
+    const c = b[i];
+    if (c >= 65 && c <= 90) b[i] = c | 32;
+  }
+}
+
 /** The last index in [0, hi] whose value in the ascending `starts` is at most `at` (0 when none is). */
 function lastAtOrBefore(starts: ArrayLike<number>, hi: number, at: number): number {
   let lo = 0;
@@ -602,6 +613,8 @@ function hashTable(n: number, hashOf: (i: number) => number): Int32Array {
 /** Reads byte ranges of the store: from a whole buffer, or from an open file on demand. */
 export interface StoreBytes {
   read(offset: number, length: number): Buffer;
+  /** Reads `target.length` bytes at `offset` into `target` (fewer at the end): how many. Without it, read's bytes are copied. */
+  readInto?(target: Buffer, offset: number): number;
   /** Releases what backs the bytes (an open file); reads after it fail. */
   close?(): void;
 }
@@ -801,6 +814,58 @@ export class GraphStore {
     return this.throughDelta(this.ownWithLastName(name), (id) => lastName(id) === name);
   }
 
+  /**
+   * The IDs symbolIds gives whose last name `keep` takes, `keep` asked once for each distinct last name
+   * whose length is in [min, max] (others are not taken). The store's names are read `chunk` bytes at a
+   * time through one buffer (see scanSection), unless read whole before, and an ID is decoded only
+   * when its last name is taken: a mistyped symbol's suggestions measure tens of thousands of last
+   * names without making a string of every ID.
+   */
+  symbolIdsByLastName(keep: (last: string) => boolean, min = 0, max = Infinity, chunk = SCAN_CHUNK): string[] {
+    const answers = new Map<string, boolean>();
+    const ok = (last: string): boolean => {
+      let a = answers.get(last);
+      if (a === undefined) answers.set(last, (a = last.length >= min && last.length <= max && keep(last)));
+      return a;
+    };
+    const n = this.header.symbols;
+    const own: string[] = [];
+    if (this.names) {
+      for (let i = 0; i < n; i++) if (ok(lastName(this.names[i]))) own.push(this.names[i]);
+    } else if (n > 0) {
+      const starts = viewAs(Uint32Array, this.section('namesStart'));
+      let i = 0;
+      this.scanSection('names', chunk, (view, base) => {
+        const end = base + view.length;
+        // Each ID wholly in the piece (its newline, the next ID's start less one, may be past it).
+        for (; i < n && starts[i + 1] - 1 <= end; i++) {
+          const from = starts[i] - base;
+          const to = starts[i + 1] - 1 - base;
+          // The last name starts past the last of . / ( ) *, as lastName finds it.
+          let k = to;
+          let ascii = true;
+          while (k > from) {
+            const c = view[k - 1];
+            if (c === 46 || c === 47 || c === 40 || c === 41 || c === 42) break;
+            if (c >= 128) ascii = false;
+            k--;
+          }
+          if (k === to) {
+            // Ends with one of them: lastName gives the whole ID.
+            const id = view.toString('utf8', from, to);
+            if (ok(lastName(id))) own.push(id);
+            continue;
+          }
+          // An ASCII last name is as long in bytes as in characters; past ASCII it is decoded to be measured.
+          if (ascii && (to - k < min || to - k > max)) continue;
+          if (ok(view.toString(ascii ? 'latin1' : 'utf8', k, to))) own.push(view.toString('utf8', from, to));
+        }
+        return i < n ? Math.max(0, end - starts[i]) : false;
+      });
+    }
+    return this.throughDelta(own, (id) => ok(lastName(id)));
+  }
+
   private ownWithLastName(name: string): string[] {
     const size = this.range('lastHash')[1] / 4;
     for (let h = hash(name) & (size - 1); ; h = (h + 1) & (size - 1)) {
@@ -873,76 +938,118 @@ export class GraphStore {
 
   /**
    * allSymbols, but only the records that may hold `text` (lower case) in their ID, name or doc, lower
-   * cased: what a search reads. A record of the store itself is parsed only when its JSON, lower cased
-   * as Latin-1 (so that a character's place is its byte's), holds `text`, or holds one of the two
-   * characters past ASCII that lower to an ASCII letter `text` has; a delta's records are all given. Every
-   * record allSymbols gives whose ID, name or doc holds `text` is among them. Without a cut (the text
-   * empty, past printable ASCII, or holding a character JSON escapes; moves that give records new
-   * docs; or more than a quarter of the records holding the text, a key of every record such as
-   * "kind" among them): allSymbols.
+   * cased: what a search reads. A record of the store itself is parsed only when its JSON, ASCII
+   * letters lower cased, holds `text`, or holds one of the two characters past ASCII that lower to an
+   * ASCII letter `text` has (see recordsHolding); a delta's records are all given. Every record
+   * allSymbols gives whose ID, name or doc holds `text` is among them. Without a cut (the text empty,
+   * past printable ASCII, or holding a character JSON escapes; moves that give records new docs; or
+   * more than a quarter of the records holding the text, a key of every record such as "kind" among
+   * them): allSymbols. `chunk`: see recordsHolding.
    */
-  *symbolsHolding(text: string): IterableIterator<SymbolRecord> {
+  *symbolsHolding(text: string, chunk = SCAN_CHUNK): IterableIterator<SymbolRecord> {
     const fields = [...(this.moved?.values() ?? [])].some((m) => m.fields);
-    if (!/^[\x20-\x7e]+$/.test(text) || /["\\]/.test(text) || fields) {
-      yield* this.allSymbols();
-      return;
-    }
-    const bytes = this.section('symbolJson');
-    const starts = this.section('symbolStart');
-    const n = this.header.symbols;
-    // Past a quarter of the records (a text such as "kind", a key of every record), the cut saves
-    // nothing: every record is given. The first sixteenth of the records tells, before the whole
-    // text is decoded and lower cased.
-    const most = n >> 2;
-    const sample = bytes.toString('latin1', 0, starts.readUInt32LE((n >> 4) * 4)).toLowerCase();
-    let seen = 0;
-    for (let at = sample.indexOf(text); at >= 0 && seen <= (most >> 4) + 16; at = sample.indexOf(text, at + text.length)) seen++;
-    if (seen > (most >> 4) + 16) {
-      yield* this.allSymbols();
-      return;
-    }
-    const json = bytes.toString('latin1');
-    // The record holding byte `at`: the last whose start is at or before it.
-    const recordAt = (at: number): number => {
-      let lo = 0;
-      let hi = n - 1;
-      while (lo < hi) {
-        const mid = (lo + hi + 1) >> 1;
-        if (starts.readUInt32LE(mid * 4) <= at) lo = mid;
-        else hi = mid - 1;
-      }
-      return lo;
-    };
-    const hits = new Set<number>();
-    // Each record found once: the next search starts past it. False: too many.
-    const scan = (find: (from: number) => number): boolean => {
-      for (let at = find(0); at >= 0;) {
-        const i = recordAt(at);
-        hits.add(i);
-        if (hits.size > most) return false;
-        at = find(starts.readUInt32LE((i + 1) * 4));
-      }
-      return true;
-    };
-    const lower = json.toLowerCase();
-    let cut = scan((from) => lower.indexOf(text, from));
-    // The two characters past ASCII whose lower case holds an ASCII one (a check of every code point
-    // in Node 20): KELVIN SIGN lowers to k, and LATIN CAPITAL LETTER I WITH DOT ABOVE to i and a dot.
-    // Their UTF-8 bytes, as Latin-1 reads them.
-    for (const [letter, bytes] of [['k', '\u00e2\u0084\u00aa'], ['i', '\u00c4\u00b0']]) if (cut && text.includes(letter)) cut = scan((from) => json.indexOf(bytes, from));
-    if (!cut) {
+    const hits = !/^[\x20-\x7e]+$/.test(text) || /["\\]/.test(text) || fields ? undefined : this.recordsHolding(text, chunk);
+    if (!hits) {
       yield* this.allSymbols();
       return;
     }
     const d = this.delta;
     const names = d ? this.nodeNames() : undefined;
-    for (const i of [...hits].sort((a, b) => a - b)) if (!d || !d.records.has(names![i])) yield this.record(i);
+    for (const i of hits) if (!d || !d.records.has(names![i])) yield this.record(i);
     if (d) {
       for (const [id, rec] of d.records) {
         if (rec === null) continue;
         const r = this.deltaRecord(id);
         if (r) yield r;
       }
+    }
+  }
+
+  /**
+   * The store's records whose JSON, ASCII letters lower cased, holds `text` (printable ASCII, lower
+   * case) or, when `text` has a k or an i, the UTF-8 bytes of KELVIN SIGN or LATIN CAPITAL LETTER I
+   * WITH DOT ABOVE (the two characters past ASCII whose lower case holds an ASCII letter), in store
+   * order; undefined when more than a quarter of them do (a text such as "kind", a key of every
+   * record), which the first sixteenth of them tells. The JSON is read `chunk` bytes at a time into
+   * one buffer and lower cased there, so a scan of tens of megabytes touches one megabyte of fresh
+   * memory, not two strings of that size; the last bytes of a piece start the next, so that a text
+   * across two pieces is found. After a hit, the search goes on from the next record's start.
+   */
+  private recordsHolding(text: string, chunk: number): number[] | undefined {
+    const n = this.header.symbols;
+    const starts = viewAs(Uint32Array, this.section('symbolStart'));
+    const most = n >> 2;
+    // The first sixteenth of the records: past this many places (not records) holding the text, the
+    // text is taken for one that more than a quarter of the records hold.
+    const sampleEnd = starts[n >> 4];
+    const sampleMost = (most >> 4) + 16;
+    let seen = 0;
+    let sampleNext = 0;
+    const needles = [Buffer.from(text, 'latin1')];
+    if (text.includes('k')) needles.push(Buffer.from('\u212a', 'utf8'));
+    if (text.includes('i')) needles.push(Buffer.from('\u0130', 'utf8'));
+    const next = needles.map(() => 0);
+    const keep = Math.max(...needles.map((b) => b.length)) - 1;
+    const hit = new Uint8Array(n);
+    let hits = 0;
+    let cut = true;
+    this.scanSection('symbolJson', chunk, (view, base, fresh) => {
+      lowerAscii(view, fresh, view.length);
+      const filled = view.length;
+      if (sampleNext < sampleEnd) {
+        const t = needles[0];
+        for (let at = view.indexOf(t, Math.max(0, sampleNext - base)); at >= 0 && base + at + t.length <= sampleEnd; at = view.indexOf(t, at + t.length)) {
+          if (++seen > sampleMost) return (cut = false);
+          sampleNext = base + at + t.length;
+        }
+        if (base + filled >= sampleEnd) sampleNext = sampleEnd;
+      }
+      for (let k = 0; k < needles.length; k++) {
+        for (let at = view.indexOf(needles[k], Math.max(0, next[k] - base)); at >= 0;) {
+          const i = lastAtOrBefore(starts, n - 1, base + at);
+          if (!hit[i]) {
+            hit[i] = 1;
+            if (++hits > most) return (cut = false);
+          }
+          next[k] = starts[i + 1];
+          if (next[k] - base >= filled) break;
+          at = view.indexOf(needles[k], next[k] - base);
+        }
+      }
+      return keep;
+    });
+    if (!cut) return undefined;
+    const found: number[] = [];
+    for (let i = 0; i < n; i++) if (hit[i]) found.push(i);
+    return found;
+  }
+
+  /**
+   * Reads section `name` from its start in pieces of about `chunk` bytes, through one buffer: `take` is
+   * given each piece (`view`, the bytes from the section's offset `base`; those from `fresh` on were
+   * not given before) and says how many bytes of its end begin the next piece, or false to stop.
+   */
+  private scanSection(name: string, chunk: number, take: (view: Buffer, base: number, fresh: number) => number | false): void {
+    const [o, total] = this.range(name);
+    const whole = this.cache.get(name);
+    const size = Math.max(1, chunk);
+    // Room for what a piece's end keeps for the next (a few bytes, a line) before it must grow.
+    let buf = Buffer.allocUnsafe(size + 512);
+    let base = 0;
+    let carry = 0;
+    while (base + carry < total) {
+      if (buf.length < carry + size) buf = Buffer.concat([buf.subarray(0, carry)], carry + size + 512);
+      const at = base + carry;
+      const len = Math.min(size, total - at);
+      const target = buf.subarray(carry, carry + len);
+      const got = whole ? whole.copy(target, 0, at, at + len) : this.bytes.readInto ? this.bytes.readInto(target, o + at) : this.bytes.read(o + at, len).copy(target);
+      if (got === 0) return;
+      const filled = carry + got;
+      const keep = take(buf.subarray(0, filled), base, carry);
+      if (keep === false) return;
+      carry = Math.max(0, Math.min(keep, filled));
+      buf.copy(buf, 0, filled - carry, filled);
+      base += filled - carry;
     }
   }
 

@@ -352,15 +352,18 @@ function readStoreIn(dir: string): GraphStore | undefined {
         fd = -1;
       },
       read(offset, length) {
-        if (fd < 0) throw new Error('the query store was closed');
         const b = Buffer.allocUnsafe(length);
+        return b.subarray(0, bytes.readInto!(b, offset));
+      },
+      readInto(target, offset) {
+        if (fd < 0) throw new Error('the query store was closed');
         let done = 0;
-        while (done < length) {
-          const n = readSync(fd, b, done, length - done, offset + done);
+        while (done < target.length) {
+          const n = readSync(fd, target, done, target.length - done, offset + done);
           if (n === 0) break;
           done += n;
         }
-        return b.subarray(0, done);
+        return done;
       },
     };
     try {

@@ -30,6 +30,7 @@ export function storeAnswers(store: GraphStore, ids: string[]): unknown {
     callers: ids.map((id) => store.callers(id)),
     callees: ids.map((id) => store.callees(id)),
     lastNames: names.map((n) => store.withLastName(n).sort()),
+    byLastName: store.symbolIdsByLastName((l) => l.length % 3 === 0, 4, 12).sort(),
     paths: some.flatMap((a) => some.map((b) => store.path(a, b) ?? null)),
     search,
   };

@@ -11,6 +11,7 @@ import { buildIndex, indexDir, openStore } from '../../src/index/build.js';
 import { readStore } from '../../src/index/stored.js';
 import { defaultBuildContext } from '../../src/source/index.js';
 import { bufferBytes, encodeStore, GraphStore, GraphView, SymbolTable } from '../../src/graph/index.js';
+import { lastName } from '../../src/graph/lookup.js';
 import type { Graph } from '../../src/model/index.js';
 import { tempDir } from '../helpers/temp.js';
 
@@ -68,6 +69,20 @@ describe('query store', () => {
     assert.ok(read > 0 && read < graph.symbols.length / 10, `${read} records read of ${graph.symbols.length}`);
     // A key of every record: every record, as without the cut.
     assert.equal([...store.symbolsHolding('kind')].length, [...store.allSymbols()].length);
+    // Read a few bytes at a time (a text across two pieces, a record's start at a piece's end), from
+    // the bytes or from the file: the same records as read whole.
+    const cache = tempDir('ka-store-chunks-');
+    buildIndex({ root: fixture, ctx: defaultBuildContext(), cacheDir: cache });
+    const onDisk = readStore({ root: fixture, ctx: defaultBuildContext(), cacheDir: cache })!;
+    const ids = (s: GraphStore, t: string, chunk?: number) => [...s.symbolsHolding(t, chunk)].map((r) => r.id);
+    for (const t of ['relist', 'syncloop', 'kubelet.(*', 'k', 'kind', 'no such text', 'pleg.', 'i']) {
+      const whole = ids(store, t);
+      for (const chunk of [1, 2, 3, 5, 64, 1000]) {
+        assert.deepEqual(ids(store, t, chunk), whole, `${t}, read ${chunk} bytes at a time`);
+        assert.deepEqual(ids(onDisk, t, chunk), whole, `${t}, read ${chunk} bytes at a time from the file`);
+      }
+    }
+    onDisk.close();
   });
 
   it('finds in a search the records whose text lowers to ASCII from the two characters past it that do so', () => {
@@ -80,6 +95,11 @@ describe('query store', () => {
     const table = new SymbolTable(store);
     assert.deepEqual(view.search('kelvin', table.holding('kelvin')).map((r) => r.id), [kelvin.id]);
     assert.deepEqual(view.search('taxi', table.holding('taxi')).map((r) => r.id), [taxi.id]);
+    // Their bytes across two pieces of a scan that reads a few bytes at a time.
+    for (const chunk of [1, 2, 3, 4]) {
+      assert.ok([...store.symbolsHolding('kelvin', chunk)].some((r) => r.id === kelvin.id), `kelvin, ${chunk} bytes at a time`);
+      assert.ok([...store.symbolsHolding('taxi', chunk)].some((r) => r.id === taxi.id), `taxi, ${chunk} bytes at a time`);
+    }
     // Lines moved with new docs: every record is read (its JSON's doc is not the one a query reads).
     store.moveLines([[base.file, new Map([[base.line, base.line]]), new Map([[base.name, [{ doc: 'kelvin again', fingerprint: base.fingerprint }]]])]]);
     assert.equal([...store.symbolsHolding('relist')].length, [...store.allSymbols()].length);
@@ -91,6 +111,26 @@ describe('query store', () => {
     assert.equal(near('Kubelet.syncLop')[0], 'k8s.io/kubernetes/pkg/kubelet.(*Kubelet).syncLoop');
     // Without a qualifier, the order is by distance, then length, then ID.
     assert.deepEqual(stored.table.nearest('syncLop', 5), memory.table.nearest('syncLop', 5));
+    for (const q of ['Relst', 'PodWorker', 'x', 'NewMainKubelt', 'func1', 'Kubelet']) assert.deepEqual(stored.table.nearest(q, 5), memory.table.nearest(q, 5), q);
+  });
+
+  it('finds the IDs by their last names reading the names a few bytes at a time, or whole', () => {
+    const bytes = encodeStore(graph, 'test');
+    // A store that has not read its names whole (symbolIds does).
+    const fresh = () => new GraphStore(bufferBytes(bytes));
+    const keep = (last: string) => /^[a-m]/i.test(last);
+    const ids = fresh().symbolIds();
+    const want = ids.filter((id) => { const l = lastName(id); return l.length >= 4 && l.length <= 9 && keep(l); });
+    assert.ok(want.length > 5);
+    for (const chunk of [1, 2, 7, 100, 2000, undefined]) assert.deepEqual(fresh().symbolIdsByLastName(keep, 4, 9, chunk), want, `${chunk} bytes at a time`);
+    // Each distinct last name is asked once.
+    const asked: string[] = [];
+    assert.deepEqual(fresh().symbolIdsByLastName((l) => (asked.push(l), true), 0, Infinity, 50), ids);
+    assert.equal(new Set(asked).size, asked.length);
+    // With the names read whole (a path search reads them), the same.
+    const read = fresh();
+    read.nodeNames();
+    assert.deepEqual(read.symbolIdsByLastName(keep, 4, 9), want);
   });
 
   it('gives every node the same callers and callees, in the same order', () => {
