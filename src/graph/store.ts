@@ -906,19 +906,39 @@ export class GraphStore {
     if (!r) {
       const b = this.slice('symbolStart', i * 4, 8);
       const from = b.readUInt32LE(0);
-      r = JSON.parse(this.slice('symbolJson', from, b.readUInt32LE(4) - from).toString('utf8')) as SymbolRecord;
-      const move = this.moved?.get(r.file);
-      // The package's own record stays at line 1 (see remapLines).
-      if (move && r.id !== r.pkg) r = movedRecordOr(r, move.lines, move.fields);
-      this.records.set(i, r);
+      this.records.set(i, (r = this.parsedRecord(this.slice('symbolJson', from, b.readUInt32LE(4) - from).toString('utf8'))));
     }
     return r;
   }
 
-  /** Every symbol's record: the store's in its order (with a delta, as the delta has them), then the delta's new ones. */
-  *allSymbols(): IterableIterator<SymbolRecord> {
-    this.section('symbolJson');
-    this.section('symbolStart');
+  /** A record of the store from its JSON, its lines moved as moveLines asked. */
+  private parsedRecord(json: string): SymbolRecord {
+    const r = JSON.parse(json) as SymbolRecord;
+    const move = this.moved?.get(r.file);
+    // The package's own record stays at line 1 (see remapLines).
+    return move && r.id !== r.pkg ? movedRecordOr(r, move.lines, move.fields) : r;
+  }
+
+  /**
+   * Parses every record of the store not parsed yet, reading their JSON `chunk` bytes at a time
+   * through one buffer (see scanSection), not into a buffer of its whole size, unless it was read
+   * whole before.
+   */
+  private parseAllRecords(chunk = SCAN_CHUNK): void {
+    const n = this.header.symbols;
+    if (this.records.size >= n || this.cache.has('symbolJson')) return;
+    const starts = viewAs(Uint32Array, this.section('symbolStart'));
+    let i = 0;
+    this.scanSection('symbolJson', chunk, (view, base) => {
+      const end = base + view.length;
+      for (; i < n && starts[i + 1] <= end; i++) if (!this.records.has(i)) this.records.set(i, this.parsedRecord(view.toString('utf8', starts[i] - base, starts[i + 1] - base)));
+      return i < n ? end - starts[i] : false;
+    });
+  }
+
+  /** Every symbol's record: the store's in its order (with a delta, as the delta has them), then the delta's new ones. `chunk`: see parseAllRecords. */
+  *allSymbols(chunk = SCAN_CHUNK): IterableIterator<SymbolRecord> {
+    this.parseAllRecords(chunk);
     const d = this.delta;
     if (!d) {
       for (let i = 0; i < this.header.symbols; i++) yield this.record(i);

@@ -114,6 +114,24 @@ describe('query store', () => {
     for (const q of ['Relst', 'PodWorker', 'x', 'NewMainKubelt', 'func1', 'Kubelet']) assert.deepEqual(stored.table.nearest(q, 5), memory.table.nearest(q, 5), q);
   });
 
+  it('gives every record reading their JSON a few bytes at a time, with lines moved or not', () => {
+    const bytes = encodeStore(graph, 'test');
+    const want = JSON.stringify([...new GraphStore(bufferBytes(bytes)).allSymbols()]);
+    for (const chunk of [1, 3, 100, 5000]) assert.equal(JSON.stringify([...new GraphStore(bufferBytes(bytes)).allSymbols(chunk)]), want, `${chunk} bytes at a time`);
+    // Some parsed before (a lookup), the rest in pieces.
+    const some = new GraphStore(bufferBytes(bytes));
+    for (const s of graph.symbols.slice(0, 40)) some.get(s.id);
+    assert.equal(JSON.stringify([...some.allSymbols(64)]), want);
+    const f = graph.symbols.find((s) => s.kind === 'func' && s.line > 3)!;
+    const moved = (chunk?: number) => {
+      const store = new GraphStore(bufferBytes(bytes));
+      store.moveLines([[f.file, new Map([[f.line, f.line + 5]])]]);
+      return [...store.allSymbols(chunk)];
+    };
+    assert.equal(moved(7).find((r) => r.id === f.id)!.line, f.line + 5);
+    assert.equal(JSON.stringify(moved(7)), JSON.stringify(moved()));
+  });
+
   it('finds the IDs by their last names reading the names a few bytes at a time, or whole', () => {
     const bytes = encodeStore(graph, 'test');
     // A store that has not read its names whole (symbolIds does).
