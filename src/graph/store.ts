@@ -554,6 +554,30 @@ function lowerAscii(b: Buffer, from: number, to: number): void {
   }
 }
 
+/** Whether byte `c` is an ASCII letter or digit. */
+function isAlnum(c: number): boolean {
+  return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57);
+}
+
+/**
+ * Whether the `len` bytes at `at` of `view` (a piece of records' JSON as JSON.stringify wrote them)
+ * lie in a key: they are letters and digits, in a run of them of 16 bytes at most that a quote opens
+ * right after a { or a , and a quote closes right before a colon. A string's own quotes are escaped,
+ * so no value or element of an array reads so. 'later': the run or what closes it reaches the piece's
+ * end, and the piece is not the last; at the end of the bytes, or where a run starts before the
+ * piece, the bytes are taken for no key (a record is then read that need not be).
+ */
+function inJsonKey(view: Buffer, at: number, len: number, last: boolean): boolean | 'later' {
+  for (let j = at; j < at + len; j++) if (!isAlnum(view[j])) return false;
+  let l = at;
+  let r = at + len;
+  while (l > 0 && r - l <= 16 && isAlnum(view[l - 1])) l--;
+  while (r < view.length && r - l <= 16 && isAlnum(view[r])) r++;
+  if (r - l > 16) return false;
+  if (r + 1 >= view.length) return last ? false : 'later';
+  return l >= 2 && view[l - 1] === 34 && (view[l - 2] === 123 || view[l - 2] === 44) && view[r] === 34 && view[r + 1] === 58;
+}
+
 /** The last index in [0, hi] whose value in the ascending `starts` is at most `at` (0 when none is). */
 function lastAtOrBefore(starts: ArrayLike<number>, hi: number, at: number): number {
   let lo = 0;
@@ -987,13 +1011,15 @@ export class GraphStore {
 
   /**
    * The store's records whose JSON, ASCII letters lower cased, holds `text` (printable ASCII, lower
-   * case) or, when `text` has a k or an i, the UTF-8 bytes of KELVIN SIGN or LATIN CAPITAL LETTER I
-   * WITH DOT ABOVE (the two characters past ASCII whose lower case holds an ASCII letter), in store
-   * order; undefined when more than a quarter of them do (a text such as "kind", a key of every
-   * record), which the first sixteenth of them tells. The JSON is read `chunk` bytes at a time into
-   * one buffer and lower cased there, so a scan of tens of megabytes touches one megabyte of fresh
-   * memory, not two strings of that size; the last bytes of a piece start the next, so that a text
-   * across two pieces is found. After a hit, the search goes on from the next record's start.
+   * case) outside its keys or, when `text` has a k or an i, the UTF-8 bytes of KELVIN SIGN or LATIN
+   * CAPITAL LETTER I WITH DOT ABOVE (the two characters past ASCII whose lower case holds an ASCII
+   * letter), in store order; undefined when more than a quarter of them do, which the first sixteenth
+   * of them tells. The keys are left out (see inJsonKey): a text such as "kind" or "line" is in a key
+   * of every record, and would have every record parsed. The JSON is read `chunk` bytes at a time
+   * into one buffer and lower cased there, so a scan of tens of megabytes touches one megabyte of
+   * fresh memory, not two strings of that size; the last bytes of a piece start the next, so that a
+   * text across two pieces is found, and a text whose key is not told before the piece ends is
+   * looked at again in the next. After a hit, the search goes on from the next record's start.
    */
   private recordsHolding(text: string, chunk: number): number[] | undefined {
     const n = this.header.symbols;
@@ -1009,23 +1035,44 @@ export class GraphStore {
     if (text.includes('k')) needles.push(Buffer.from('\u212a', 'utf8'));
     if (text.includes('i')) needles.push(Buffer.from('\u0130', 'utf8'));
     const next = needles.map(() => 0);
-    const keep = Math.max(...needles.map((b) => b.length)) - 1;
+    const total = this.range('symbolJson')[1];
+    // Enough for a text across two pieces, and for a key's run (16 bytes at most, with its quotes) on
+    // either side of a text found in the bytes the piece had not given before.
+    const keep = Math.max(64, ...needles.map((b) => b.length - 1));
     const hit = new Uint8Array(n);
     let hits = 0;
     let cut = true;
     this.scanSection('symbolJson', chunk, (view, base, fresh) => {
       lowerAscii(view, fresh, view.length);
       const filled = view.length;
+      const last = base + filled >= total;
+      const t = needles[0];
       if (sampleNext < sampleEnd) {
-        const t = needles[0];
+        let later = false;
         for (let at = view.indexOf(t, Math.max(0, sampleNext - base)); at >= 0 && base + at + t.length <= sampleEnd; at = view.indexOf(t, at + t.length)) {
-          if (++seen > sampleMost) return (cut = false);
+          const key = inJsonKey(view, at, t.length, last);
+          if (key === 'later') {
+            later = true;
+            break;
+          }
+          // A place told (a key, or counted) is not looked at again in the next piece.
           sampleNext = base + at + t.length;
+          if (key) continue;
+          if (++seen > sampleMost) return (cut = false);
         }
-        if (base + filled >= sampleEnd) sampleNext = sampleEnd;
+        if (!later && base + filled >= sampleEnd) sampleNext = sampleEnd;
       }
       for (let k = 0; k < needles.length; k++) {
         for (let at = view.indexOf(needles[k], Math.max(0, next[k] - base)); at >= 0;) {
+          if (k === 0) {
+            const key = inJsonKey(view, at, t.length, last);
+            if (key === 'later') break;
+            if (key) {
+              next[k] = base + at + 1;
+              at = view.indexOf(t, at + 1);
+              continue;
+            }
+          }
           const i = lastAtOrBefore(starts, n - 1, base + at);
           if (!hit[i]) {
             hit[i] = 1;
