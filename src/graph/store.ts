@@ -543,6 +543,14 @@ export function movedRecordOr(rec: SymbolRecord, lines: ReadonlyMap<number, numb
   }
 }
 
+/** A piece of a section read through one buffer (see GraphStore.pieces). */
+interface Piece {
+  view: Buffer;
+  base: number;
+  fresh: number;
+  keep: number;
+}
+
 /** The bytes a search reads of the records' JSON at a time (see GraphStore.recordsHolding). */
 const SCAN_CHUNK = 1 << 20;
 
@@ -841,7 +849,7 @@ export class GraphStore {
   /**
    * The IDs symbolIds gives whose last name `keep` takes, `keep` asked once for each distinct last name
    * whose length is in [min, max] (others are not taken). The store's names are read `chunk` bytes at a
-   * time through one buffer (see scanSection), unless read whole before, and an ID is decoded only
+   * time through one buffer (see pieces), unless read whole before, and an ID is decoded only
    * when its last name is taken: a mistyped symbol's suggestions measure tens of thousands of last
    * names without making a string of every ID.
    */
@@ -859,7 +867,8 @@ export class GraphStore {
     } else if (n > 0) {
       const starts = viewAs(Uint32Array, this.section('namesStart'));
       let i = 0;
-      this.scanSection('names', chunk, (view, base) => {
+      for (const piece of this.pieces('names', chunk)) {
+        const { view, base } = piece;
         const end = base + view.length;
         // Each ID wholly in the piece (its newline, the next ID's start less one, may be past it).
         for (; i < n && starts[i + 1] - 1 <= end; i++) {
@@ -884,8 +893,9 @@ export class GraphStore {
           if (ascii && (to - k < min || to - k > max)) continue;
           if (ok(view.toString(ascii ? 'latin1' : 'utf8', k, to))) own.push(view.toString('utf8', from, to));
         }
-        return i < n ? Math.max(0, end - starts[i]) : false;
-      });
+        if (i >= n) break;
+        piece.keep = Math.max(0, end - starts[i]);
+      }
     }
     return this.throughDelta(own, (id) => ok(lastName(id)));
   }
@@ -945,19 +955,34 @@ export class GraphStore {
 
   /**
    * Parses every record of the store not parsed yet, reading their JSON `chunk` bytes at a time
-   * through one buffer (see scanSection), not into a buffer of its whole size, unless it was read
-   * whole before.
+   * through one buffer (see pieces), not into a buffer of its whole size, unless it was read whole
+   * before.
    */
   private parseAllRecords(chunk = SCAN_CHUNK): void {
+    if (this.records.size >= this.header.symbols || this.cache.has('symbolJson')) return;
+    for (const [i, r] of this.eachRecord(chunk)) this.records.set(i, r);
+  }
+
+  /**
+   * Each record of the store with its index, in store order, read as parseAllRecords reads them but
+   * not kept (those parsed before are given as they are): a search that reads every record once keeps
+   * only its hits, and V8's young generation takes the rest.
+   */
+  private *eachRecord(chunk = SCAN_CHUNK): Generator<[number, SymbolRecord]> {
     const n = this.header.symbols;
-    if (this.records.size >= n || this.cache.has('symbolJson')) return;
+    if (n === 0) return;
     const starts = viewAs(Uint32Array, this.section('symbolStart'));
     let i = 0;
-    this.scanSection('symbolJson', chunk, (view, base) => {
+    for (const piece of this.pieces('symbolJson', chunk)) {
+      const { view, base } = piece;
       const end = base + view.length;
-      for (; i < n && starts[i + 1] <= end; i++) if (!this.records.has(i)) this.records.set(i, this.parsedRecord(view.toString('utf8', starts[i] - base, starts[i + 1] - base)));
-      return i < n ? end - starts[i] : false;
-    });
+      const parsed: [number, SymbolRecord][] = [];
+      for (; i < n && starts[i + 1] <= end; i++) parsed.push([i, this.records.get(i) ?? this.parsedRecord(view.toString('utf8', starts[i] - base, starts[i + 1] - base))]);
+      // Given once the piece is done with: its buffer is the next piece's.
+      yield* parsed;
+      if (i >= n) return;
+      piece.keep = end - starts[i];
+    }
   }
 
   /** Every symbol's record: the store's in its order (with a delta, as the delta has them), then the delta's new ones. `chunk`: see parseAllRecords. */
@@ -983,18 +1008,19 @@ export class GraphStore {
   /**
    * allSymbols, but only the records that may hold `text` (lower case) in their ID, name or doc, lower
    * cased: what a search reads. A record of the store itself is parsed only when its JSON, ASCII
-   * letters lower cased, holds `text`, or holds one of the two characters past ASCII that lower to an
-   * ASCII letter `text` has (see recordsHolding); a delta's records are all given. Every record
-   * allSymbols gives whose ID, name or doc holds `text` is among them. Without a cut (the text empty,
-   * past printable ASCII, or holding a character JSON escapes; moves that give records new docs; or
-   * more than a quarter of the records holding the text, a key of every record such as "kind" among
-   * them): allSymbols. `chunk`: see recordsHolding.
+   * letters lower cased, holds `text` outside its keys, or holds one of the two characters past ASCII
+   * that lower to an ASCII letter `text` has (see recordsHolding); a delta's records are all given.
+   * Every record allSymbols gives whose ID, name or doc holds `text` is among them. Without a cut (the
+   * text empty, past printable ASCII, or holding a character JSON escapes; moves that give records
+   * new docs; or more than a quarter of the records holding the text): allSymbols, its records not
+   * kept when there is no delta (see eachRecord). `chunk`: see recordsHolding.
    */
   *symbolsHolding(text: string, chunk = SCAN_CHUNK): IterableIterator<SymbolRecord> {
     const fields = [...(this.moved?.values() ?? [])].some((m) => m.fields);
     const hits = !/^[\x20-\x7e]+$/.test(text) || /["\\]/.test(text) || fields ? undefined : this.recordsHolding(text, chunk);
     if (!hits) {
-      yield* this.allSymbols();
+      if (this.delta) yield* this.allSymbols(chunk);
+      else for (const [, r] of this.eachRecord(chunk)) yield r;
       return;
     }
     const d = this.delta;
@@ -1041,8 +1067,8 @@ export class GraphStore {
     const keep = Math.max(64, ...needles.map((b) => b.length - 1));
     const hit = new Uint8Array(n);
     let hits = 0;
-    let cut = true;
-    this.scanSection('symbolJson', chunk, (view, base, fresh) => {
+    for (const piece of this.pieces('symbolJson', chunk)) {
+      const { view, base, fresh } = piece;
       lowerAscii(view, fresh, view.length);
       const filled = view.length;
       const last = base + filled >= total;
@@ -1058,7 +1084,7 @@ export class GraphStore {
           // A place told (a key, or counted) is not looked at again in the next piece.
           sampleNext = base + at + t.length;
           if (key) continue;
-          if (++seen > sampleMost) return (cut = false);
+          if (++seen > sampleMost) return undefined;
         }
         if (!later && base + filled >= sampleEnd) sampleNext = sampleEnd;
       }
@@ -1076,27 +1102,27 @@ export class GraphStore {
           const i = lastAtOrBefore(starts, n - 1, base + at);
           if (!hit[i]) {
             hit[i] = 1;
-            if (++hits > most) return (cut = false);
+            if (++hits > most) return undefined;
           }
           next[k] = starts[i + 1];
           if (next[k] - base >= filled) break;
           at = view.indexOf(needles[k], next[k] - base);
         }
       }
-      return keep;
-    });
-    if (!cut) return undefined;
+      piece.keep = keep;
+    }
     const found: number[] = [];
     for (let i = 0; i < n; i++) if (hit[i]) found.push(i);
     return found;
   }
 
   /**
-   * Reads section `name` from its start in pieces of about `chunk` bytes, through one buffer: `take` is
-   * given each piece (`view`, the bytes from the section's offset `base`; those from `fresh` on were
-   * not given before) and says how many bytes of its end begin the next piece, or false to stop.
+   * Section `name` from its start in pieces of `chunk` bytes (and what the last kept), read through one
+   * buffer, each piece's bytes overwritten by the next's: `view`, the bytes from the section's offset
+   * `base` (those from `fresh` on were not given before). The reader sets the piece's `keep` to how
+   * many bytes of its end begin the next piece (none unless set), and stops by leaving the loop.
    */
-  private scanSection(name: string, chunk: number, take: (view: Buffer, base: number, fresh: number) => number | false): void {
+  private *pieces(name: string, chunk: number): Generator<Piece> {
     const [o, total] = this.range(name);
     const whole = this.cache.get(name);
     const size = Math.max(1, chunk);
@@ -1112,9 +1138,9 @@ export class GraphStore {
       const got = whole ? whole.copy(target, 0, at, at + len) : this.bytes.readInto ? this.bytes.readInto(target, o + at) : this.bytes.read(o + at, len).copy(target);
       if (got === 0) return;
       const filled = carry + got;
-      const keep = take(buf.subarray(0, filled), base, carry);
-      if (keep === false) return;
-      carry = Math.max(0, Math.min(keep, filled));
+      const piece: Piece = { view: buf.subarray(0, filled), base, fresh: carry, keep: 0 };
+      yield piece;
+      carry = Math.max(0, Math.min(piece.keep, filled));
       buf.copy(buf, 0, filled - carry, filled);
       base += filled - carry;
     }
