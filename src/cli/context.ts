@@ -115,11 +115,9 @@ export async function withQueries<T>(o: CommonOptions, io: Io, fn: (q: Queries, 
     } catch (error) {
       result = { error };
     }
-    if (!pending.fresh() || ('error' in result && result.error instanceof NotStored)) {
-      pending.store.close();
-      return undefined;
-    }
+    const stale = !pending.fresh() || ('error' in result && result.error instanceof NotStored);
     pending.store.close();
+    if (stale) return undefined;
     if ('error' in result) throw result.error;
     // One write: a call tree is hundreds of lines, and each write to a pipe or file is a system call.
     if (printed.length) io.out(printed.join(''));

@@ -178,12 +178,13 @@ function qualified(id: string, last: string, qualifier: string): boolean {
 export function lastName(id: string): string {
   // What /([^./()*]+)$/ takes, found from the end: the expression tried every start from the left.
   let i = id.length;
-  while (i > 0) {
-    const c = id.charCodeAt(i - 1);
-    if (c === 46 || c === 47 || c === 40 || c === 41 || c === 42) break;
-    i--;
-  }
+  while (i > 0 && !endsLastName(id.charCodeAt(i - 1))) i--;
   return i === id.length ? id : id.slice(i);
+}
+
+/** Whether the character (or byte) code `c` is one of . / ( ) *, before which an ID's last name ends (see lastName). */
+export function endsLastName(c: number): boolean {
+  return c === 46 || c === 47 || c === 40 || c === 41 || c === 42;
 }
 
 function push<K, V>(map: Map<K, V[]>, key: K, v: V): void {

@@ -10,7 +10,7 @@
  * in the store but beside it (index/stored.ts), so that a build that keeps the graph leaves it alone.
  */
 import type { Edge, EdgeKind, EdgeMode, Graph, SymbolRecord } from '../model/index.js';
-import { lastName, replacesRecord, symbolName } from './lookup.js';
+import { endsLastName, lastName, replacesRecord, symbolName } from './lookup.js';
 import { EDGE_W, firstUse, packGraph, spareFor, SYM_W, textRuns, type KeptText, type PackedGraph, type Spare } from './pack.js';
 import type { FileMove } from './remap.js';
 import type { SymbolFields } from '../resolve/index.js';
@@ -879,7 +879,7 @@ export class GraphStore {
           let ascii = true;
           while (k > from) {
             const c = view[k - 1];
-            if (c === 46 || c === 47 || c === 40 || c === 41 || c === 42) break;
+            if (endsLastName(c)) break;
             if (c >= 128) ascii = false;
             k--;
           }

@@ -106,7 +106,7 @@ export interface IndexResult {
 export type Concurrency = Pick<Graph, 'goroutines' | 'channels'>;
 
 /** A graph's goroutine starts and channel operations. */
-function concurrencyOf(g: Pick<Graph, 'goroutines' | 'channels'>): Concurrency {
+function concurrencyOf(g: Concurrency): Concurrency {
   return { goroutines: g.goroutines, channels: g.channels };
 }
 
