@@ -26,6 +26,11 @@ export function readWhole(file: string): Buffer {
   return mapper()?.mapFile(file) ?? readFileSync(file);
 }
 
+/** All of `file`'s bytes over a private map, or undefined when the addon is not built or the file cannot be mapped. */
+export function mapWhole(file: string): Buffer | undefined {
+  return mapper()?.mapFile(file);
+}
+
 function mapper(): MapFile | null {
   if (addon === undefined) addon = loadAddon<MapFile>('map_file') ?? null;
   return addon;
