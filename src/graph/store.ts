@@ -554,12 +554,33 @@ interface Piece {
 /** The bytes a search reads of the records' JSON at a time (see GraphStore.recordsHolding). */
 const SCAN_CHUNK = 1 << 20;
 
-/** Lower cases the ASCII letters of `b` from `from` to `to`, in place; every other byte stays. */
-function lowerAscii(b: Buffer, from: number, to: number): void {
-  for (let i = from; i < to; i++) {
-    const c = b[i];
-    if (c >= 65 && c <= 90) b[i] = c | 32;
+/**
+ * Lower cases the ASCII letters of `b` from `from` to `to`, in place; every other byte stays. Four bytes
+ * at a time where they are aligned: in each byte of a word, bit 7 of (low seven bits + 0x3f) says
+ * "at least A" and of (low seven bits + 0x25) "past Z" (no sum carries into the next byte); a byte
+ * with bit 7 clear (ASCII) where the two differ is a capital, and gets bit 5. A byte at a time took
+ * most of a search's time (about 2.5 ns a byte on the VM we measure on).
+ */
+export function lowerAscii(b: Buffer, from: number, to: number): void {
+  let i = from;
+  for (; i < to && ((b.byteOffset + i) & 3) !== 0; i++) lowerByte(b, i);
+  const words = (to - i) >> 2;
+  if (words > 0) {
+    const w = new Int32Array(b.buffer, b.byteOffset + i, words);
+    for (let k = 0; k < words; k++) {
+      const x = w[k];
+      const low = x & 0x7f7f7f7f;
+      const capitals = ~x & ((low + 0x3f3f3f3f) ^ (low + 0x25252525)) & 0x80808080;
+      if (capitals !== 0) w[k] = x | (capitals >>> 2);
+    }
+    i += words * 4;
   }
+  for (; i < to; i++) lowerByte(b, i);
+}
+
+function lowerByte(b: Buffer, i: number): void {
+  const c = b[i];
+  if (c >= 65 && c <= 90) b[i] = c | 32;
 }
 
 /** Whether byte `c` is an ASCII letter or digit. */

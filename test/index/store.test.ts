@@ -11,6 +11,7 @@ import { buildIndex, indexDir, openStore } from '../../src/index/build.js';
 import { readStore } from '../../src/index/stored.js';
 import { defaultBuildContext } from '../../src/source/index.js';
 import { bufferBytes, encodeStore, GraphStore, GraphView, SymbolTable } from '../../src/graph/index.js';
+import { lowerAscii } from '../../src/graph/store.js';
 import { lastName } from '../../src/graph/lookup.js';
 import type { Graph } from '../../src/model/index.js';
 import { tempDir } from '../helpers/temp.js';
@@ -91,6 +92,29 @@ describe('query store', () => {
       }
     }
     for (const s of onDisk) s.close();
+  });
+
+  it('lowers the ASCII capitals of a byte range, four at a time or one, and no other byte', () => {
+    const one = (c: number) => (c >= 65 && c <= 90 ? c | 32 : c);
+    // Every byte value, in each of the four alignments, whole and cut at each end.
+    const bytes = Buffer.from(Array.from({ length: 256 }, (_, i) => i));
+    for (let off = 0; off < 4; off++) {
+      for (const [from, to] of [[0, 256], [1, 255], [3, 200], [5, 6], [9, 9]]) {
+        const room = Buffer.alloc(264);
+        const b = room.subarray(off, off + 256);
+        bytes.copy(b);
+        lowerAscii(b, from, to);
+        const want = bytes.map((c, i) => (i >= from && i < to ? one(c) : c));
+        assert.deepEqual([...b], [...want], `offset ${off}, bytes ${from} to ${to}`);
+        assert.ok(room.subarray(0, off).every((c) => c === 0) && room.subarray(off + 256).every((c) => c === 0), 'nothing outside the view');
+      }
+    }
+    // Capitals beside every other byte in a word (a carry into the next byte would show).
+    for (const c of [0x40, 0x41, 0x5a, 0x5b, 0x7f, 0x80, 0xc1, 0xda, 0xff]) {
+      const b = Buffer.from([c, 0x41, c, 0x5a, 0x5a, c, 0x41, c]);
+      lowerAscii(b, 0, 8);
+      assert.deepEqual([...b], [one(c), 0x61, one(c), 0x7a, 0x7a, one(c), 0x61, one(c)], `0x${c.toString(16)}`);
+    }
   });
 
   it('finds in a search the records whose text lowers to ASCII from the two characters past it that do so', () => {
