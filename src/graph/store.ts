@@ -666,6 +666,16 @@ function hashTable(n: number, hashOf: (i: number) => number): Int32Array {
 /** Reads byte ranges of the store: from a whole buffer, or from an open file on demand. */
 export interface StoreBytes {
   read(offset: number, length: number): Buffer;
+  /**
+   * Given when the bytes are a map of the store's file and the native search is built: a search then
+   * looks at the section in place, with no copy and no lowering (see recordsHolding).
+   */
+  mapped?: {
+    /** The bytes at `offset` as they are in the map (never written to). */
+    view(offset: number, length: number): Buffer;
+    /** The first index at or after `from` where `haystack`, its ASCII capitals lowered, holds `needle` (no ASCII capital in it), or -1. */
+    foldedIndexOf(haystack: Buffer, needle: Buffer, from: number): number;
+  };
   /** Reads `target.length` bytes at `offset` into `target` (fewer at the end): how many. Without it, read's bytes are copied. */
   readInto?(target: Buffer, offset: number): number;
   /** Releases what backs the bytes (an open file); reads after it fail. */
@@ -1088,15 +1098,20 @@ export class GraphStore {
     const keep = Math.max(64, ...needles.map((b) => b.length - 1));
     const hit = new Uint8Array(n);
     let hits = 0;
-    for (const piece of this.pieces('symbolJson', chunk)) {
+    // Over a map, with the native search: the section in one piece as it is, the text looked for with
+    // its letters folded (the other needles are no ASCII letters). Else pieces copied and lowered.
+    const mapped = this.cache.has('symbolJson') ? undefined : this.bytes.mapped;
+    const pieces: Iterable<Piece> = mapped ? [{ view: mapped.view(this.range('symbolJson')[0], total), base: 0, fresh: 0, keep: 0 }] : this.pieces('symbolJson', chunk);
+    const t = needles[0];
+    const find = mapped ? (view: Buffer, from: number) => mapped.foldedIndexOf(view, t, from) : (view: Buffer, from: number) => view.indexOf(t, from);
+    for (const piece of pieces) {
       const { view, base, fresh } = piece;
-      lowerAscii(view, fresh, view.length);
+      if (!mapped) lowerAscii(view, fresh, view.length);
       const filled = view.length;
       const last = base + filled >= total;
-      const t = needles[0];
       if (sampleNext < sampleEnd) {
         let later = false;
-        for (let at = view.indexOf(t, Math.max(0, sampleNext - base)); at >= 0 && base + at + t.length <= sampleEnd; at = view.indexOf(t, at + t.length)) {
+        for (let at = find(view, Math.max(0, sampleNext - base)); at >= 0 && base + at + t.length <= sampleEnd; at = find(view, at + t.length)) {
           const key = inJsonKey(view, at, t.length, last);
           if (key === 'later') {
             later = true;
@@ -1110,13 +1125,14 @@ export class GraphStore {
         if (!later && base + filled >= sampleEnd) sampleNext = sampleEnd;
       }
       for (let k = 0; k < needles.length; k++) {
-        for (let at = view.indexOf(needles[k], Math.max(0, next[k] - base)); at >= 0;) {
+        const at0 = Math.max(0, next[k] - base);
+        for (let at = k === 0 ? find(view, at0) : view.indexOf(needles[k], at0); at >= 0;) {
           if (k === 0) {
             const key = inJsonKey(view, at, t.length, last);
             if (key === 'later') break;
             if (key) {
               next[k] = base + at + 1;
-              at = view.indexOf(t, at + 1);
+              at = find(view, at + 1);
               continue;
             }
           }
@@ -1127,7 +1143,7 @@ export class GraphStore {
           }
           next[k] = starts[i + 1];
           if (next[k] - base >= filled) break;
-          at = view.indexOf(needles[k], next[k] - base);
+          at = k === 0 ? find(view, next[k] - base) : view.indexOf(needles[k], next[k] - base);
         }
       }
       piece.keep = keep;

@@ -13,6 +13,8 @@ interface MapFile {
   mapFile(path: string): Buffer | undefined;
   /** Whether no process has the file open or mapped (false when it cannot tell). */
   unshared(path: string): boolean;
+  /** The first index at or after `from` where `haystack`, ASCII capitals lowered, holds `needle`, or -1 (absent from an addon built before it). */
+  foldedIndexOf?(haystack: Buffer, needle: Buffer, from: number): number;
 }
 
 let addon: MapFile | null | undefined;
@@ -29,6 +31,12 @@ export function readWhole(file: string): Buffer {
 /** All of `file`'s bytes over a private map, or undefined when the addon is not built or the file cannot be mapped. */
 export function mapWhole(file: string): Buffer | undefined {
   return mapper()?.mapFile(file);
+}
+
+/** The addon's case-folding search (see map_file.c), or undefined when it is not built. */
+export function foldedIndexOf(): ((haystack: Buffer, needle: Buffer, from: number) => number) | undefined {
+  const a = mapper();
+  return a?.foldedIndexOf ? (h, n, from) => a.foldedIndexOf!(h, n, from) : undefined;
 }
 
 function mapper(): MapFile | null {

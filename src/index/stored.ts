@@ -13,7 +13,7 @@ import { asBytes, layoutSections, openSections, viewAs } from '../graph/sections
 import { cacheKey } from './key.js';
 // The addon loader alone, not the parse stage's entry: a query must not load the parser.
 import { loadAddon } from '../parse/addon.js';
-import { mapWhole } from './mapped.js';
+import { foldedIndexOf, mapWhole } from './mapped.js';
 import { deserialize, serialize } from 'node:v8';
 import type { FileMove } from '../graph/remap.js';
 
@@ -349,7 +349,14 @@ function mappedBytes(map: Buffer): StoreBytes {
     if (!b) throw new Error('the query store was closed');
     return b;
   };
+  const folded = foldedIndexOf();
   return {
+    ...(folded && {
+      mapped: {
+        view: (offset: number, length: number) => open().subarray(offset, offset + length),
+        foldedIndexOf: folded,
+      },
+    }),
     close() {
       // Unmapped when the last view of it is collected.
       b = undefined;

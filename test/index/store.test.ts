@@ -12,6 +12,7 @@ import { readStore } from '../../src/index/stored.js';
 import { defaultBuildContext } from '../../src/source/index.js';
 import { bufferBytes, encodeStore, GraphStore, GraphView, SymbolTable } from '../../src/graph/index.js';
 import { lowerAscii } from '../../src/graph/store.js';
+import { foldedIndexOf } from '../../src/index/mapped.js';
 import { lastName } from '../../src/graph/lookup.js';
 import type { Graph } from '../../src/model/index.js';
 import { tempDir } from '../helpers/temp.js';
@@ -114,6 +115,28 @@ describe('query store', () => {
       const b = Buffer.from([c, 0x41, c, 0x5a, 0x5a, c, 0x41, c]);
       lowerAscii(b, 0, 8);
       assert.deepEqual([...b], [one(c), 0x61, one(c), 0x7a, 0x7a, one(c), 0x61, one(c)], `0x${c.toString(16)}`);
+    }
+  });
+
+  const folded = foldedIndexOf();
+  it('finds a text in bytes with their ASCII capitals lowered, natively, where lowering them and indexOf would', { skip: folded ? false : 'the native addon (map_file) is not built' }, () => {
+    const lower = (b: Buffer) => {
+      const c = Buffer.from(b);
+      lowerAscii(c, 0, c.length);
+      return c;
+    };
+    // Bytes from a small alphabet (letters in both cases, a few others, KELVIN SIGN's UTF-8), so that
+    // texts are found often, at every place of a word and across words; now and then any byte.
+    const alphabet = Buffer.from('aAbBkKeE{}"_:,0\u212a', 'utf8');
+    let seed = 7;
+    const random = (n: number) => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) % n);
+    const pick = () => (random(8) === 0 ? random(256) : alphabet[random(alphabet.length)]);
+    for (let round = 0; round < 20_000; round++) {
+      const haystack = Buffer.from(Array.from({ length: random(70) }, pick));
+      const needle = lower(Buffer.from(Array.from({ length: random(5) }, pick)));
+      const from = random(haystack.length + 2) - 1;
+      const want = needle.length === 0 ? (Math.max(0, from) <= haystack.length ? Math.max(0, from) : -1) : lower(haystack).indexOf(needle, Math.max(0, from));
+      assert.equal(folded!(haystack, needle, from), want, JSON.stringify({ haystack: [...haystack], needle: [...needle], from }));
     }
   });
 
