@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { buildIndex, indexDir, openStore } from '../../src/index/build.js';
-import { readStore } from '../../src/index/stored.js';
+import { readStore, storeOnDisk } from '../../src/index/stored.js';
 import { defaultBuildContext } from '../../src/source/index.js';
 import { bufferBytes, encodeStore, GraphStore, GraphView, SymbolTable } from '../../src/graph/index.js';
 import { lowerAscii } from '../../src/graph/store.js';
@@ -247,6 +247,18 @@ describe('query store', () => {
     assert.ok(store, 'a build with the same bytes refreshes the manifest');
     store.close();
     assert.throws(() => new SymbolTable(store).lookup('Kubelet.syncLoop'), /closed/, 'nothing is read after close()');
+  });
+
+  it('maps the store for a query, but not where a build reads its header (a watch would keep each map until a collection)', { skip: existsSync('/proc/self/maps') ? false : 'needs /proc/self/maps' }, () => {
+    const loc = { root: fixture, ctx: defaultBuildContext(), cacheDir: tempDir('ka-store-maps-') };
+    buildIndex(loc);
+    const file = join(indexDir(loc), 'query.bin');
+    const mapped = () => readFileSync('/proc/self/maps', 'utf8').includes(file);
+    assert.ok(storeOnDisk(indexDir(loc)).base, 'the store is there');
+    assert.equal(mapped(), false, 'storeOnDisk leaves no map of the store');
+    const query = readStore(loc);
+    if (foldedIndexOf()) assert.equal(mapped(), true, 'a query maps it where the addon is built');
+    query!.close();
   });
 
   it('reads a store of another format as none, and leaves no file open', { skip: existsSync('/proc/self/fd') ? false : 'needs /proc/self/fd to count open files' }, () => {
