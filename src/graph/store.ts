@@ -898,7 +898,7 @@ export class GraphStore {
     } else if (n > 0) {
       const starts = viewAs(Uint32Array, this.section('namesStart'));
       let i = 0;
-      for (const piece of this.pieces('names', chunk)) {
+      for (const piece of this.inPlace('names') ?? this.pieces('names', chunk)) {
         const { view, base } = piece;
         const end = base + view.length;
         // Each ID wholly in the piece (its newline, the next ID's start less one, may be past it).
@@ -1101,7 +1101,7 @@ export class GraphStore {
     // Over a map, with the native search: the section in one piece as it is, the text looked for with
     // its letters folded (the other needles are no ASCII letters). Else pieces copied and lowered.
     const mapped = this.cache.has('symbolJson') ? undefined : this.bytes.mapped;
-    const pieces: Iterable<Piece> = mapped ? [{ view: mapped.view(this.range('symbolJson')[0], total), base: 0, fresh: 0, keep: 0 }] : this.pieces('symbolJson', chunk);
+    const pieces = (mapped && this.inPlace('symbolJson')) || this.pieces('symbolJson', chunk);
     const t = needles[0];
     const find = mapped ? (view: Buffer, from: number) => mapped.foldedIndexOf(view, t, from) : (view: Buffer, from: number) => view.indexOf(t, from);
     for (const piece of pieces) {
@@ -1151,6 +1151,17 @@ export class GraphStore {
     const found: number[] = [];
     for (let i = 0; i < n; i++) if (hit[i]) found.push(i);
     return found;
+  }
+
+  /**
+   * Section `name` as one piece of the map's own bytes, where the store is mapped and the section was
+   * not read whole (nothing copied: the reader must not write to it); else undefined.
+   */
+  private inPlace(name: string): Piece[] | undefined {
+    const mapped = this.cache.has(name) ? undefined : this.bytes.mapped;
+    if (!mapped) return undefined;
+    const [o, n] = this.range(name);
+    return [{ view: mapped.view(o, n), base: 0, fresh: 0, keep: 0 }];
   }
 
   /**

@@ -93,6 +93,16 @@ describe('query store', () => {
       }
     }
     for (const s of onDisk) s.close();
+    // The last names, read in pieces from the file and in place from the map (stores that have not
+    // read their names whole): the same IDs.
+    const keep = (last: string) => /^[a-s]/i.test(last);
+    const opened = (how: 'read' | 'map') => readStore({ root: fixture, ctx: defaultBuildContext(), cacheDir: cache }, how)!;
+    const [byRead, byMap] = [opened('read'), opened('map')];
+    assert.deepEqual(byMap.symbolIdsByLastName(keep, 3, 12), byRead.symbolIdsByLastName(keep, 3, 12, 7));
+    assert.ok(byMap.symbolIdsByLastName(keep, 3, 12).length > 10);
+    assert.deepEqual(byMap.symbolIdsByLastName(() => true), store.symbolIds(), 'every ID, the last one too');
+    byRead.close();
+    byMap.close();
   });
 
   it('lowers the ASCII capitals of a byte range, four at a time or one, and no other byte', () => {
