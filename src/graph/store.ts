@@ -667,14 +667,14 @@ function hashTable(n: number, hashOf: (i: number) => number): Int32Array {
 export interface StoreBytes {
   read(offset: number, length: number): Buffer;
   /**
-   * Given when the bytes are a map of the store's file and the native search is built: a search then
-   * looks at the section in place, with no copy and no lowering (see recordsHolding).
+   * Given when the bytes are a map of the store's file: a scan then reads a section in place, with no
+   * copy (see inPlace), and with the native search a search lowers nothing (see recordsHolding).
    */
   mapped?: {
     /** The bytes at `offset` as they are in the map (never written to). */
     view(offset: number, length: number): Buffer;
-    /** The first index at or after `from` where `haystack`, its ASCII capitals lowered, holds `needle` (no ASCII capital in it), or -1. */
-    foldedIndexOf(haystack: Buffer, needle: Buffer, from: number): number;
+    /** The first index at or after `from` where `haystack`, its ASCII capitals lowered, holds `needle` (no ASCII capital in it), or -1; absent when the addon lacks it. */
+    foldedIndexOf?(haystack: Buffer, needle: Buffer, from: number): number;
   };
   /** Reads `target.length` bytes at `offset` into `target` (fewer at the end): how many. Without it, read's bytes are copied. */
   readInto?(target: Buffer, offset: number): number;
@@ -1100,13 +1100,13 @@ export class GraphStore {
     let hits = 0;
     // Over a map, with the native search: the section in one piece as it is, the text looked for with
     // its letters folded (the other needles are no ASCII letters). Else pieces copied and lowered.
-    const mapped = this.cache.has('symbolJson') ? undefined : this.bytes.mapped;
-    const pieces = (mapped && this.inPlace('symbolJson')) || this.pieces('symbolJson', chunk);
+    const folded = this.bytes.mapped?.foldedIndexOf;
+    const whole = folded && this.inPlace('symbolJson');
     const t = needles[0];
-    const find = mapped ? (view: Buffer, from: number) => mapped.foldedIndexOf(view, t, from) : (view: Buffer, from: number) => view.indexOf(t, from);
-    for (const piece of pieces) {
+    const find = whole ? (view: Buffer, from: number) => folded!(view, t, from) : (view: Buffer, from: number) => view.indexOf(t, from);
+    for (const piece of whole || this.pieces('symbolJson', chunk)) {
       const { view, base, fresh } = piece;
-      if (!mapped) lowerAscii(view, fresh, view.length);
+      if (!whole) lowerAscii(view, fresh, view.length);
       const filled = view.length;
       const last = base + filled >= total;
       if (sampleNext < sampleEnd) {

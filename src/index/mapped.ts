@@ -34,9 +34,9 @@ export function mapWhole(file: string): Buffer | undefined {
 }
 
 /** The addon's case-folding search (see map_file.c), or undefined when it is not built. */
-export function foldedIndexOf(): ((haystack: Buffer, needle: Buffer, from: number) => number) | undefined {
-  const a = mapper();
-  return a?.foldedIndexOf ? (h, n, from) => a.foldedIndexOf!(h, n, from) : undefined;
+export function foldedIndexOf(): MapFile['foldedIndexOf'] {
+  // A Node-API function, which uses no `this`: given as it is.
+  return mapper()?.foldedIndexOf;
 }
 
 function mapper(): MapFile | null {

@@ -352,14 +352,11 @@ function mappedBytes(map: Buffer): StoreBytes {
     if (!b) throw new Error('the query store was closed');
     return b;
   };
-  const folded = foldedIndexOf();
   return {
-    ...(folded && {
-      mapped: {
-        view: (offset: number, length: number) => open().subarray(offset, offset + length),
-        foldedIndexOf: folded,
-      },
-    }),
+    mapped: {
+      view: (offset: number, length: number) => open().subarray(offset, offset + length),
+      foldedIndexOf: foldedIndexOf(),
+    },
     close() {
       // Unmapped when the last view of it is collected.
       b = undefined;
