@@ -74,6 +74,17 @@ export function parseOnly(text: string): void {
   else setup().parser.parse(text, undefined, { bufferSize: Math.max(32 * 1024, text.length * 2 + 16) });
 }
 
+/**
+ * The bytes packFacts(extractFile(path, bytes, clock, declarations)) gives, made in C by the addon
+ * (extract_facts.c) where it can: an ASCII file with no syntax error and a package clause, as nearly
+ * every Go file is. Undefined for any other file (extract it with extractFile), when the addon is not
+ * built, or with KUBELET_ATLAS_NATIVE_EXTRACT=0.
+ */
+export function extractPackedNative(path: string, bytes: Uint8Array, clock?: ParseClock, declarations = false): Uint8Array | undefined {
+  if (process.env['KUBELET_ATLAS_NATIVE_EXTRACT'] === '0') return undefined;
+  return fastParser()?.extractPacked(bytes, path, declarations, clock);
+}
+
 /** Decodes bytes as UTF-8, reporting the line of the first invalid sequence. */
 export function decode(bytes: Uint8Array): { text: string; diagnostic?: FileDiagnostic } {
   try {

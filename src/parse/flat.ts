@@ -17,6 +17,7 @@ interface Addon {
   take(target: ArrayBuffer): number;
   keptTree(): KeptTree | undefined;
   parseOnly(text: string): void;
+  extractPacked(bytes: Uint8Array, path: string, declarationsOnly: boolean, times?: Float64Array): Uint8Array | undefined;
 }
 
 /** How many files' trees a thread keeps for their next parse, the least recently parsed dropped first. */
@@ -72,6 +73,13 @@ export interface FlatParser {
   parse(text: string, src: Source, clock?: ParseClock, key?: string): FlatParse;
   /** Parse and discard: tree-sitter's own cost, for the benchmark's baseline. */
   parseOnly(text: string): void;
+  /**
+   * The file's facts extracted and encoded in C (extract_facts.c): the bytes packFacts(extractFile(...))
+   * gives, or undefined for a file it leaves to the TypeScript extractor (not ASCII, a syntax error, no
+   * package clause, too large). With `clock`, adds tree-sitter's time, the flat tree's, the extraction's
+   * and the encoding's.
+   */
+  extractPacked(bytes: Uint8Array, path: string, declarationsOnly: boolean, clock?: ParseClock): Uint8Array | undefined;
 }
 
 /**
@@ -227,8 +235,19 @@ export function flatParser(query: string, leaves: readonly string[], keep: reado
   };
   /** Trees kept by key, with the text each was parsed from, least recently parsed first. */
   const kept = new Map<string, { text: string; tree: KeptTree }>();
+  const times = new Float64Array(4);
   cached = {
     parseOnly: (text) => addon.parseOnly(text),
+    extractPacked(bytes, path, declarationsOnly, clock) {
+      if (!clock) return addon.extractPacked(bytes, path, declarationsOnly);
+      times.fill(0);
+      const packed = addon.extractPacked(bytes, path, declarationsOnly, times);
+      clock.treeSitter += times[0];
+      clock.tree += times[1];
+      clock.extract += times[2];
+      clock.encode += times[3];
+      return packed;
+    },
     parse(text, src, clock, key) {
       timed(clock, 'treeSitter', () => {
         const before = key === undefined ? undefined : kept.get(key);

@@ -1,5 +1,5 @@
 export type * from './facts.js';
-export { extractFile, decode, MAX_FILE_BYTES } from './extract.js';
+export { extractFile, extractPackedNative, decode, MAX_FILE_BYTES } from './extract.js';
 export { fingerprint, lineHashes, tokens } from './fingerprint.js';
 export { extractAll, defaultWorkers, workersFor, type ExtractInput, type PoolOptions } from './pool.js';
 export { nativeParserInUse, parseOnly } from './extract.js';

@@ -7,7 +7,7 @@
  */
 import { availableParallelism } from 'node:os';
 import { MessageChannel, receiveMessageOnPort, Worker } from 'node:worker_threads';
-import { extractFile } from './extract.js';
+import { extractFile, extractPackedNative } from './extract.js';
 import type { FileFacts } from './facts.js';
 import { shareStrings, type StringTable } from './share.js';
 import { packFacts, unpackFacts } from './codec.js';
@@ -65,9 +65,19 @@ export function extractAll(inputs: readonly ExtractInput[], opts: PoolOptions = 
   return workers ? pooled(inputs, workers, opts) : inline(inputs, opts);
 }
 
-/** One file on the calling thread, encoded (when asked) as a worker would send it. */
+/**
+ * One file on the calling thread, encoded (when asked) as a worker would send it. Made in C where the
+ * addon can (see extractPackedNative) and decoded, unless its syntax tree is to be kept (the addon's
+ * extraction keeps none).
+ */
 function extractHere(f: ExtractInput, i: number, opts: PoolOptions): FileFacts {
   const { clock, strings } = opts;
+  const native = f.retain ? undefined : extractPackedNative(f.path, f.bytes, clock, f.declarationsOnly);
+  if (native) {
+    const facts = timed(clock, 'decode', () => unpackFacts(native, strings));
+    opts.onPacked?.(i, native);
+    return facts;
+  }
   const facts = extractFile(f.path, f.bytes, clock, f.declarationsOnly, f.retain);
   // Encoding shares the strings as it goes (see packFacts); without an encode, a walk of their own.
   if (opts.onPacked) opts.onPacked(i, timed(clock, 'encode', () => packFacts(facts, strings)));

@@ -35,6 +35,8 @@ typedef struct {
   uint32_t symbols;
   Words last;   /* the last result, kept between parse() and take() and reused from file to file */
   TSTree *kept; /* the last tree parse() was asked to keep, until keptTree() hands it out */
+  uint32_t shift; /* offsets in the flat tree are tree-sitter's bytes >> shift: 1 for UTF-16 text, 0 for UTF-8 */
+  void *extract; /* extract_facts.c's state, made when first needed */
 } State;
 
 /* One state per JavaScript thread (main and each worker): a TSParser must not be shared. */
@@ -43,6 +45,8 @@ static State *state_of(napi_env env) {
   napi_get_instance_data(env, &data);
   return (State *)data;
 }
+
+static void free_extract(void *e);
 
 static void free_state(napi_env env, void *data, void *hint) {
   State *s = (State *)data;
@@ -53,6 +57,7 @@ static void free_state(napi_env env, void *data, void *hint) {
   free(s->keep);
   free(s->last.w);
   if (s->kept) ts_tree_delete(s->kept);
+  free_extract(s->extract);
   free(s);
 }
 
@@ -291,9 +296,9 @@ static int emitted(const State *st, TSSymbol sym, TSFieldId field, int named, in
 
 /* Appends an emitted node's four words (the layout at the top of this file; start and end in bytes of
    UTF-16); 0 when out of memory. */
-static int push_node(Words *b, TSSymbol sym, TSFieldId field, int named, int missing, uint32_t start, uint32_t end, uint32_t parent) {
+static int push_node(Words *b, TSSymbol sym, TSFieldId field, int named, int missing, uint32_t start, uint32_t end, uint32_t parent, uint32_t shift) {
   return push(b, (uint32_t)sym | ((uint32_t)field << 16) | ((uint32_t)named << 24) | ((uint32_t)missing << 25)) &&
-         push(b, start / 2) && push(b, end / 2) && push(b, parent);
+         push(b, start >> shift) && push(b, end >> shift) && push(b, parent);
 }
 
 /* Whether flatten() goes on into an emitted node: its type is not a leaf type, and it has visible children. */
@@ -319,7 +324,7 @@ static int flatten(State *st, TSTree *tree, Words *b, uint32_t *count) {
   TSSymbol sym = ts_language_public_symbol(lang, ts_subtree_symbol(root));
   int named = ts_subtree_named(root), missing = ts_subtree_missing(root);
   if (!emitted(st, sym, 0, named, missing)) return 1;
-  if (!push_node(b, sym, 0, named, missing, pos, pos + ts_subtree_size(root).bytes, 0xffffffffu)) return 0;
+  if (!push_node(b, sym, 0, named, missing, pos, pos + ts_subtree_size(root).bytes, 0xffffffffu, st->shift)) return 0;
   *count = 1;
   if (!descends(st, sym, root)) return 1;
   Frame *frames = NULL;
@@ -355,7 +360,7 @@ static int flatten(State *st, TSTree *tree, Words *b, uint32_t *count) {
       named = alias ? ts_language_symbol_metadata(lang, alias).named : ts_subtree_named(c);
       missing = ts_subtree_missing(c);
       if (!emitted(st, sym, field, named, missing)) continue;
-      ok = push_node(b, sym, field, named, missing, at, at + ts_subtree_size(c).bytes, f->parent);
+      ok = push_node(b, sym, field, named, missing, at, at + ts_subtree_size(c).bytes, f->parent, st->shift);
       (*count)++;
       if (ok && descends(st, sym, c)) ok = open_frame(&frames, &cap, &depth, lang, c, at, *count - 1, 0);
     } else if (ts_subtree_visible_child_count(c) > 0) {
@@ -408,6 +413,7 @@ static napi_value parse(napi_env env, napi_callback_info info) {
   if (!tree) return NULL;
   Words b = st->last;
   b.len = 0;
+  st->shift = 1;
   int ok = push(&b, 0) && push(&b, 0);
   uint32_t count = 0;
   ok = ok && flatten(st, tree, &b, &count);
@@ -423,7 +429,7 @@ static napi_value parse(napi_env env, napi_callback_info info) {
     uint32_t ci;
     while (ok && ts_query_cursor_next_capture(st->qcursor, &m, &ci)) {
       TSNode n = m.captures[ci].node;
-      int64_t at = find_node(&b, count, ts_node_start_byte(n) / 2, ts_node_end_byte(n) / 2, ts_node_symbol(n));
+      int64_t at = find_node(&b, count, ts_node_start_byte(n) >> st->shift, ts_node_end_byte(n) >> st->shift, ts_node_symbol(n));
       if (at < 0) continue;
       ok = push(&b, m.captures[ci].index) && push(&b, (uint32_t)at);
       captures++;
@@ -461,6 +467,8 @@ static napi_value parse_only(napi_env env, napi_callback_info info) {
   return NULL;
 }
 
+#include "extract_facts.c"
+
 NAPI_MODULE_INIT() {
   State *st = calloc(1, sizeof(State));
   if (!st || napi_set_instance_data(env, st, free_state, NULL) != napi_ok) {
@@ -473,6 +481,7 @@ NAPI_MODULE_INIT() {
     {"parseOnly", NULL, parse_only, NULL, NULL, NULL, napi_default, NULL},
     {"take", NULL, take, NULL, NULL, NULL, napi_default, NULL},
     {"keptTree", NULL, kept_tree, NULL, NULL, NULL, napi_default, NULL},
+    {"extractPacked", NULL, extract_packed, NULL, NULL, NULL, napi_default, NULL},
   };
   napi_define_properties(env, exports, sizeof props / sizeof props[0], props);
   return exports;
