@@ -43,7 +43,7 @@ function median(xs: number[]): number {
 /** The parse stage's parts as the bench names them. */
 const PARTS: [keyof ParseClock, string][] = [
   ['treeSitter', 'tree-sitter'],
-  ['tree', 'tree links'],
+  ['tree', 'flat tree'],
   ['extract', 'extract'],
   ['encode', 'encode'],
   ['decode', 'decode and share'],

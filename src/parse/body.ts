@@ -2,6 +2,8 @@
  * Walks a function body (or a closure's) and turns it into plain facts: local bindings with their
  * scopes, call sites, value references, assignments, returns, channel operations and nested closures.
  * It is syntactic only: what a name means is decided later by the resolver.
+ * Mirrored in C by src/parse/native/extract_facts.c, which must write the same bytes for the files it
+ * takes: a change here is made there too (test/parse/native-extract.test.ts compares the two).
  */
 import type { SyntaxNode } from './light.js';
 import type { Bind, CallMode, Expr, FuncFacts, TypeExpr } from './facts.js';

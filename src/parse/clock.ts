@@ -2,9 +2,10 @@
  * Where the parse stage's time goes, summed over the threads that extract (milliseconds of each
  * thread's wall time, so with two threads the sum can be twice the stage's): tree-sitter's own parse,
  * the tree made ready to walk (the addon's: the links between its nodes, one pass; the bindings': a
- * copy of every node as an object), the walk that makes the facts, encoding them (codec.ts; on the
- * calling thread this also shares their strings), and decoding a worker's on the calling thread with
- * their string sharing.
+ * copy of every node as an object; the addon's extraction in C: the flat tree, the declaration query,
+ * the links and the tree freed), the walk that makes the facts, encoding them (codec.ts; on the
+ * calling thread this also shares their strings), and decoding them into records on the calling
+ * thread (a worker's, or the C extraction's there) with their string sharing.
  */
 export interface ParseClock {
   treeSitter: number;

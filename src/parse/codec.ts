@@ -83,7 +83,8 @@ function emit(t: number): void {
  * Encodes one file's facts (plain records, arrays, strings, numbers, booleans, null, undefined). With
  * `table`, each string in the facts is also replaced, in place, by the table's copy (what shareStrings
  * does, see share.ts), in the same pass: a lookup in the table per distinct string of the file, where
- * a walk of its own would cost one per occurrence and a second visit of every record.
+ * a walk of its own would cost one per occurrence and a second visit of every record. Without `table`
+ * and `repack`, src/parse/native/extract_facts.c writes the same bytes for the files it extracts.
  */
 export function packFacts(facts: FileFacts, table?: StringTable, repack?: Repack): Uint8Array {
   const file = files++;

@@ -1,6 +1,8 @@
 /**
  * Parses one Go file with tree-sitter and returns its facts as plain records. This is the only module
  * (with body.ts and types.ts) that touches tree-sitter nodes.
+ * Mirrored in C by src/parse/native/extract_facts.c, which must write the same bytes for the files it
+ * takes: a change here is made there too (test/parse/native-extract.test.ts compares the two).
  */
 import { createRequire } from 'node:module';
 import type Parser from 'tree-sitter';

@@ -12,7 +12,8 @@
  *
  * The scanner walks the UTF-8 bytes instead: every declaration of every file is fingerprinted while it
  * is extracted, and the regular expression's match, the token strings and their join cost more.
- * Fingerprints stored in annotation locks stay valid only while these tokens do not change.
+ * Fingerprints stored in annotation locks stay valid only while these tokens do not change. The scanner
+ * and the hash are mirrored in C by src/parse/native/extract_facts.c (tested to give the same).
  */
 import * as crypto from 'node:crypto';
 

@@ -1,4 +1,8 @@
-/** Converts tree-sitter type nodes into plain TypeExpr records. */
+/**
+ * Converts tree-sitter type nodes into plain TypeExpr records.
+ * Mirrored in C by src/parse/native/extract_facts.c, which must write the same bytes for the files it
+ * takes: a change here is made there too (test/parse/native-extract.test.ts compares the two).
+ */
 import type { SyntaxNode } from './light.js';
 import type { TypeExpr, Param, MethodSig, FieldDecl } from './facts.js';
 
