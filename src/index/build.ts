@@ -616,8 +616,10 @@ function primeExtraction(dir: string, memo: PackMemo): void {
   }
   if (best < 0) return;
   try {
-    // Encoded too, as an edit's facts are (parseChanged).
-    extractAll([{ path: paths[best], bytes: readFileSync(paths[best]), declarationsOnly: false }], { workers: 0, onPacked: () => {} });
+    // Encoded too, as an edit's facts are (parseChanged), and with its tree kept, as a watch keeps an
+    // edited file's: that is the TypeScript extractor's path (the addon's C extraction keeps no tree),
+    // the one to compile.
+    extractAll([{ path: paths[best], bytes: readFileSync(paths[best]), declarationsOnly: false, retain: true }], { workers: 0, onPacked: () => {} });
   } catch {
     // Gone since, or not Go any more: nothing is primed, and the next build says why.
   }
