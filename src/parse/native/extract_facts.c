@@ -868,10 +868,13 @@ typedef struct {
   Obj *recv, *tparams;
 } FnBase;
 
-static Fn *fn_record(X *x, const FnBase *b, Obj *params, Obj *results, Val variadic, int32_t line, int32_t end_line, int32_t col, Val fp, uint32_t start, uint32_t end) {
+/* A function's record-to-be: its kind, its local name and its empty body lists. */
+static Fn *new_fn(X *x, int kind, Val local) {
   Fn *f = alloc(x, sizeof(Fn));
-  f->kind = b->kind;
-  f->local = b->local;
+  f->rec = NULL;
+  f->index = -1;
+  f->kind = kind;
+  f->local = local;
   f->binds = list(x);
   f->calls = list(x);
   f->refs = list(x);
@@ -880,6 +883,11 @@ static Fn *fn_record(X *x, const FnBase *b, Obj *params, Obj *results, Val varia
   f->chans = list(x);
   f->selects = list(x);
   f->closures = list(x);
+  return f;
+}
+
+static Fn *fn_record(X *x, const FnBase *b, Obj *params, Obj *results, Val variadic, int32_t line, int32_t end_line, int32_t col, Val fp, uint32_t start, uint32_t end) {
+  Fn *f = new_fn(x, b->kind, b->local);
   Val kind = SC(b->kind == K_METHOD ? "method" : b->kind == K_CLOSURE ? "closure" : "func");
 #define BODY O(params), O(results), variadic, I(line), I(end_line), I(col), fp, O(f->binds), O(f->calls), O(f->refs), O(f->assigns), O(f->returns), O(f->chans), O(f->selects), O(f->closures), I((int32_t)start), I((int32_t)end)
   switch (b->kind) {
@@ -1432,17 +1440,7 @@ static Obj *closure_expr(Ctx *c, int32_t n) {
 
 static Fn *package_init(X *x) {
   if (x->init) return x->init;
-  Fn *f = alloc(x, sizeof(Fn));
-  f->kind = K_INIT;
-  f->local = SC("init");
-  f->binds = list(x);
-  f->calls = list(x);
-  f->refs = list(x);
-  f->assigns = list(x);
-  f->returns = list(x);
-  f->chans = list(x);
-  f->selects = list(x);
-  f->closures = list(x);
+  Fn *f = new_fn(x, K_INIT, SC("init"));
   f->rec = REC(x, FN_INIT, SC("init"), SC("func"), SC("init"), O(list(x)), O(list(x)), I(1), I(1), I(1), SC(""),
                O(f->binds), O(f->calls), O(f->refs), O(f->assigns), O(f->returns), O(f->chans), O(f->selects), O(f->closures), I(0), I(0));
   fns_push(x, f);
@@ -1452,19 +1450,8 @@ static Fn *package_init(X *x) {
 
 /* A throwaway function record (const initializers: their calls are not wanted). */
 static Fn *scratch_fn(X *x) {
-  Fn *f = alloc(x, sizeof(Fn));
-  f->kind = K_FUNC;
+  Fn *f = new_fn(x, K_FUNC, SC("const"));
   f->index = -1;
-  f->local = SC("const");
-  f->binds = list(x);
-  f->calls = list(x);
-  f->refs = list(x);
-  f->assigns = list(x);
-  f->returns = list(x);
-  f->chans = list(x);
-  f->selects = list(x);
-  f->closures = list(x);
-  f->rec = NULL;
   return f;
 }
 
@@ -2077,25 +2064,8 @@ static napi_value extract_packed(napi_env env, napi_callback_info info) {
   }
   double t1 = times ? now_ms() : 0;
   Words b = es->w;
-  b.len = 0;
-  st->shift = 0;
-  int ok = push(&b, 0) && push(&b, 0);
-  uint32_t count = 0;
-  ok = ok && flatten(st, tree, &b, &count);
-  uint32_t captures = 0;
-  if (ok) {
-    ts_query_cursor_set_max_start_depth(st->qcursor, 3);
-    ts_query_cursor_exec(st->qcursor, st->query, root);
-    TSQueryMatch m;
-    uint32_t ci;
-    while (ok && ts_query_cursor_next_capture(st->qcursor, &m, &ci)) {
-      TSNode n = m.captures[ci].node;
-      int64_t at = find_node(&b, count, ts_node_start_byte(n), ts_node_end_byte(n), ts_node_symbol(n));
-      if (at < 0) continue;
-      ok = push(&b, m.captures[ci].index) && push(&b, (uint32_t)at);
-      captures++;
-    }
-  }
+  uint32_t count = 0, captures = 0;
+  int ok = flat_words(st, tree, 0, &b, &count, &captures);
   ts_tree_delete(tree);
   es->w = b;
   if (!ok) {

@@ -393,6 +393,39 @@ static napi_value take(napi_env env, napi_callback_info info) {
   return deliver(env, state_of(env), argv[0]);
 }
 
+/*
+ * The tree's words (the layout at the top of this file) into `b`, from its start: the nodes, then the
+ * declaration query's captures. `shift` says what the tree's offsets are in: 1 for UTF-16 text (an
+ * offset is a string index), 0 for UTF-8 bytes. Leaves the counts in w[0] and w[1] to the caller.
+ * 0 when out of memory.
+ */
+static int flat_words(State *st, TSTree *tree, uint32_t shift, Words *b, uint32_t *count, uint32_t *captures) {
+  b->len = 0;
+  st->shift = shift;
+  *count = 0;
+  *captures = 0;
+  int ok = push(b, 0) && push(b, 0);
+  ok = ok && flatten(st, tree, b, count);
+  if (ok) {
+    /* A tree without errors cannot match (ERROR) or (MISSING), and the other patterns start within
+       three levels of the root (source_file > import_declaration > import_spec_list > import_spec):
+       the cursor need not walk the bodies. */
+    TSNode root = ts_tree_root_node(tree);
+    ts_query_cursor_set_max_start_depth(st->qcursor, ts_node_has_error(root) ? UINT32_MAX : 3);
+    ts_query_cursor_exec(st->qcursor, st->query, root);
+    TSQueryMatch m;
+    uint32_t ci;
+    while (ok && ts_query_cursor_next_capture(st->qcursor, &m, &ci)) {
+      TSNode n = m.captures[ci].node;
+      int64_t at = find_node(b, *count, ts_node_start_byte(n) >> shift, ts_node_end_byte(n) >> shift, ts_node_symbol(n));
+      if (at < 0) continue;
+      ok = push(b, m.captures[ci].index) && push(b, (uint32_t)at);
+      (*captures)++;
+    }
+  }
+  return ok;
+}
+
 /* parse(text, target: ArrayBuffer, keep?: boolean, old?: tree, edit?: Uint32Array) -> words written
    into target (layout above), or minus the words needed when target is too small (then call take()
    with a bigger one). With keep, the tree is kept for keptTree(); with old and edit, see parse_again. */
@@ -412,29 +445,8 @@ static napi_value parse(napi_env env, napi_callback_info info) {
   TSTree *tree = old_type == napi_external ? parse_again(env, st, argv[0], argv[3], argv[4]) : parse_string(env, st, argv[0]);
   if (!tree) return NULL;
   Words b = st->last;
-  b.len = 0;
-  st->shift = 1;
-  int ok = push(&b, 0) && push(&b, 0);
-  uint32_t count = 0;
-  ok = ok && flatten(st, tree, &b, &count);
-  uint32_t captures = 0;
-  if (ok) {
-    /* A tree without errors cannot match (ERROR) or (MISSING), and the other patterns start within
-       three levels of the root (source_file > import_declaration > import_spec_list > import_spec):
-       the cursor need not walk the bodies. */
-    TSNode root = ts_tree_root_node(tree);
-    ts_query_cursor_set_max_start_depth(st->qcursor, ts_node_has_error(root) ? UINT32_MAX : 3);
-    ts_query_cursor_exec(st->qcursor, st->query, root);
-    TSQueryMatch m;
-    uint32_t ci;
-    while (ok && ts_query_cursor_next_capture(st->qcursor, &m, &ci)) {
-      TSNode n = m.captures[ci].node;
-      int64_t at = find_node(&b, count, ts_node_start_byte(n) >> st->shift, ts_node_end_byte(n) >> st->shift, ts_node_symbol(n));
-      if (at < 0) continue;
-      ok = push(&b, m.captures[ci].index) && push(&b, (uint32_t)at);
-      captures++;
-    }
-  }
+  uint32_t count = 0, captures = 0;
+  int ok = flat_words(st, tree, 1, &b, &count, &captures);
   if (keep && ok) {
     if (st->kept) ts_tree_delete(st->kept);
     st->kept = tree;
