@@ -19,6 +19,7 @@
 #include <stdint.h>
 #include <stdarg.h>
 #include <setjmp.h>
+#include <pthread.h>
 #include <time.h>
 
 #define MAX_FILE_BYTES (8u * 1024u * 1024u)
@@ -238,6 +239,16 @@ static void *alloc(X *x, size_t n) {
   return p;
 }
 
+/* `v` (holding `n` items of `size` bytes, room for *cap) with room for one more: moved to a block
+   twice as large in the arena when full. */
+static void *grow(X *x, void *v, uint32_t n, uint32_t *cap, size_t size) {
+  if (n < *cap) return v;
+  *cap = *cap ? *cap * 2 : 4;
+  void *nv = alloc(x, size * *cap);
+  if (n) memcpy(nv, v, size * n);
+  return nv;
+}
+
 static void free_blocks(X *x) {
   for (Block *b = x->blocks; b;) {
     Block *n = b->next;
@@ -298,13 +309,7 @@ static Obj *list(X *x) {
 }
 
 static void add(X *x, Obj *l, Val v) {
-  if (l->n == l->cap) {
-    uint32_t cap = l->cap ? l->cap * 2 : 4;
-    Val *nv = alloc(x, sizeof(Val) * cap);
-    if (l->n) memcpy(nv, l->v, sizeof(Val) * l->n);
-    l->v = nv;
-    l->cap = cap;
-  }
+  l->v = grow(x, l->v, l->n, &l->cap, sizeof(Val));
   l->v[l->n++] = v;
 }
 
@@ -836,13 +841,7 @@ static Fns *file_fns(X *x) {
 }
 
 static void push_scope(Ctx *c, uint32_t end) {
-  if (c->nscopes == c->capscopes) {
-    uint32_t cap = c->capscopes ? c->capscopes * 2 : 16;
-    uint32_t *v = alloc(c->x, sizeof(uint32_t) * cap);
-    if (c->nscopes) memcpy(v, c->scopes, sizeof(uint32_t) * c->nscopes);
-    c->scopes = v;
-    c->capscopes = cap;
-  }
+  c->scopes = grow(c->x, c->scopes, c->nscopes, &c->capscopes, sizeof(uint32_t));
   c->scopes[c->nscopes++] = end;
 }
 
@@ -906,13 +905,7 @@ static Fn *fn_record(X *x, const FnBase *b, Obj *params, Obj *results, Val varia
 
 static void fns_push(X *x, Fn *f) {
   Fns *fs = file_fns(x);
-  if (fs->n == fs->cap) {
-    uint32_t cap = fs->cap ? fs->cap * 2 : 16;
-    Fn **v = alloc(x, sizeof(Fn *) * cap);
-    if (fs->n) memcpy(v, fs->v, sizeof(Fn *) * fs->n);
-    fs->v = v;
-    fs->cap = cap;
-  }
+  fs->v = grow(x, fs->v, fs->n, &fs->cap, sizeof(Fn *));
   f->index = (int32_t)fs->n;
   fs->v[fs->n++] = f;
   add(x, x->funcs, O(f->rec));
@@ -988,12 +981,7 @@ static Texts names_of(X *x, int32_t n, int f) {
   uint32_t cap = 0;
   for (int32_t ch = x->first[n]; ch >= 0; ch = x->next[ch]) {
     if (f >= 0 ? field_at(x, ch) != f : !named_at(x, ch)) continue;
-    if (t.n == cap) {
-      cap = cap ? cap * 2 : 4;
-      Val *v = alloc(x, sizeof(Val) * cap);
-      if (t.n) memcpy(v, t.v, sizeof(Val) * t.n);
-      t.v = v;
-    }
+    t.v = grow(x, t.v, t.n, &cap, sizeof(Val));
     t.v[t.n++] = text_of(x, ch);
   }
   return t;
@@ -1011,12 +999,7 @@ static Exprs exprs_of(Ctx *c, int32_t n, int value) {
   uint32_t cap = 0;
   FOR_NAMED(c->x, ch, n) {
     Obj *r = expr(c, ch, value);
-    if (e.n == cap) {
-      cap = cap ? cap * 2 : 4;
-      Obj **v = alloc(c->x, sizeof(Obj *) * cap);
-      if (e.n) memcpy(v, e.v, sizeof(Obj *) * e.n);
-      e.v = v;
-    }
+    e.v = grow(c->x, e.v, e.n, &cap, sizeof(Obj *));
     e.v[e.n++] = r;
   }
   return e;
@@ -1043,12 +1026,7 @@ static void specs_of(X *x, int32_t n, int32_t **out, uint32_t *count, uint32_t *
   FOR_NAMED(x, ch, n) {
     int t = type_of(x, ch);
     if (t == T_var_spec || t == T_const_spec) {
-      if (*count == *cap) {
-        *cap = *cap ? *cap * 2 : 8;
-        int32_t *v = alloc(x, sizeof(int32_t) * *cap);
-        if (*count) memcpy(v, *out, sizeof(int32_t) * *count);
-        *out = v;
-      }
+      *out = grow(x, *out, *count, cap, sizeof(int32_t));
       (*out)[(*count)++] = ch;
     } else if (t == T_var_spec_list || t == T_const_spec_list) specs_of(x, ch, out, count, cap);
   }
@@ -1839,6 +1817,11 @@ static void free_extract(void *p) {
   free(e);
 }
 
+static void init_tables(void) {
+  init_classes();
+  init_canon();
+}
+
 __attribute__((noinline)) static ExtractState *extract_state(State *st) {
   if (st->extract) return st->extract;
   ExtractState *e = calloc(1, sizeof(ExtractState));
@@ -1870,8 +1853,9 @@ __attribute__((noinline)) static ExtractState *extract_state(State *st) {
     for (int k = 1; k < 8; k++)
       if (strlen(NAMES[k]) == len && memcmp(NAMES[k], cn, len) == 0) e->ccode[c] = (uint8_t)k;
   }
-  init_classes();
-  init_canon();
+  /* The tables every thread reads, made once by the first thread here. */
+  static pthread_once_t tables = PTHREAD_ONCE_INIT;
+  pthread_once(&tables, init_tables);
   st->extract = e;
   return e;
 }
