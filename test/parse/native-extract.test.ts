@@ -210,6 +210,20 @@ describe('extraction in C', () => {
     assert.equal(assertSame('corners/tail.go', Buffer.from(big + '\n// the end\n')), true);
   });
 
+  it('leaves a file nested deeper than its walk goes to extractFile, and takes one nested less deeply', (t) => {
+    if (!nativeParserInUse()) {
+      t.skip('the native parser was not built here');
+      return;
+    }
+    // A sum of many terms is a binary expression nested as deep as it has terms; the walk recurses on
+    // the thread's own stack, so past its limit (2,000 levels) the file is left to the TypeScript.
+    const sum = (n: number) => `package p\n\nvar total = ${Array.from({ length: n }, (_, i) => `f(${i})`).join(' + ')}\n\nfunc f(i int) int { return i }\n`;
+    assert.equal(assertSame('p/sum.go', Buffer.from(sum(300))), true, 'a sum of 300 terms is taken');
+    assert.equal(extractPackedNative('p/deep.go', Buffer.from(sum(50_000))), undefined, 'a sum of 50,000 terms is left');
+    // And the thread goes on: the next file is taken.
+    assert.equal(assertSame('corners/c.go', Buffer.from(CORNERS)), true);
+  });
+
   it('leaves to extractFile what it does not take, and extraction gives the same facts either way', (t) => {
     if (!nativeParserInUse()) {
       t.skip('the native parser was not built here');

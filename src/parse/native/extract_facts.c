@@ -220,7 +220,20 @@ typedef struct {
   /* the records TypeScript keeps one of per module (shared by every use in a file) */
   Obj *lit_string, *lit_bool, *lit_imag, *lit_rune, *lit_nil, *unknown, *no_body;
   jmp_buf *fail;
+  /* How deep the walk is in nested expressions, statements and types (see MAX_DEPTH). */
+  uint32_t depth;
 } X;
+
+/*
+ * The deepest nesting the walk takes (a file nested deeper is left to the TypeScript extractor): the
+ * walk recurses on the thread's own stack, a worker's is 4 MB, and a frame of expr() and the calls
+ * between two levels take a few hundred bytes.
+ */
+#define MAX_DEPTH 2000
+
+static void deeper(X *x) {
+  if (++x->depth > MAX_DEPTH) longjmp(*x->fail, 3);
+}
 
 static void *alloc(X *x, size_t n) {
   n = (n + 7) & ~(size_t)7;
@@ -738,7 +751,7 @@ static Obj *struct_fields(X *x, int32_t n) {
   return fields;
 }
 
-static Obj *type_of_node(X *x, int32_t n) {
+static Obj *type_of_node_at(X *x, int32_t n) {
   if (n == NONE) return x->unknown;
   switch (type_of(x, n)) {
     case T_type_identifier:
@@ -803,6 +816,13 @@ static Obj *type_of_node(X *x, int32_t n) {
     default:
       return x->unknown;
   }
+}
+
+static Obj *type_of_node(X *x, int32_t n) {
+  deeper(x);
+  Obj *t = type_of_node_at(x, n);
+  x->depth--;
+  return t;
 }
 
 /* typeParamNames: a list of the names, or NULL (undefined). */
@@ -1035,10 +1055,12 @@ static void specs_of(X *x, int32_t n, int32_t **out, uint32_t *count, uint32_t *
 static void stmt_inner(Ctx *c, int32_t n);
 
 static void stmt(Ctx *c, int32_t n) {
+  deeper(c->x);
   int s = scoped(type_of(c->x, n));
   if (s) push_scope(c, end_of(c->x, n));
   stmt_inner(c, n);
   if (s) c->nscopes--;
+  c->x->depth--;
 }
 
 static void stmt_inner(Ctx *c, int32_t n) {
@@ -1255,7 +1277,7 @@ static void add_ref(Ctx *c, Obj *e, int32_t line, uint32_t pos) {
   add(c->x, c->fn->refs, O(REC(c->x, REF, O(e), I(line), I((int32_t)pos))));
 }
 
-static Obj *expr(Ctx *c, int32_t n, int value) {
+static Obj *expr_at(Ctx *c, int32_t n, int value) {
   X *x = c->x;
   if (n == NONE) return other(x);
   int32_t line = line_of(x, n);
@@ -1340,6 +1362,13 @@ static Obj *expr(Ctx *c, int32_t n, int value) {
   }
 }
 
+static Obj *expr(Ctx *c, int32_t n, int value) {
+  deeper(c->x);
+  Obj *e = expr_at(c, n, value);
+  c->x->depth--;
+  return e;
+}
+
 static Obj *elem_value(Ctx *c, int32_t el) {
   X *x = c->x;
   int32_t inner = el == NONE ? NONE : named_child(x, el, 0);
@@ -1355,6 +1384,7 @@ static Obj *literal_elems(Ctx *c, int32_t body) {
   X *x = c->x;
   Obj *out = list(x);
   if (body == NONE) return out;
+  deeper(x);
   FOR_NAMED(x, el, body) {
     int t = type_of(x, el);
     if (t == T_keyed_element) {
@@ -1369,6 +1399,7 @@ static Obj *literal_elems(Ctx *c, int32_t body) {
       add(x, out, O(REC(x, ELEM_V, O(elem_value(c, el)))));
     }
   }
+  x->depth--;
   return out;
 }
 
