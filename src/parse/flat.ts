@@ -17,7 +17,7 @@ interface Addon {
   take(target: ArrayBuffer): number;
   keptTree(): KeptTree | undefined;
   parseOnly(text: string): void;
-  extractPacked(bytes: Uint8Array, path: string, declarationsOnly: boolean, times?: Float64Array): Uint8Array | undefined;
+  extractPacked?(bytes: Uint8Array, path: string, declarationsOnly: boolean, times?: Float64Array): Uint8Array | undefined;
 }
 
 /** How many files' trees a thread keeps for their next parse, the least recently parsed dropped first. */
@@ -239,6 +239,9 @@ export function flatParser(query: string, leaves: readonly string[], keep: reado
   cached = {
     parseOnly: (text) => addon.parseOnly(text),
     extractPacked(bytes, path, declarationsOnly, clock) {
+      // An addon built before the extraction in C (an install that could not build it again leaves
+      // the old one in place) has no extractPacked: every file is extracted in TypeScript then.
+      if (typeof addon.extractPacked !== 'function') return undefined;
       if (!clock) return addon.extractPacked(bytes, path, declarationsOnly);
       times.fill(0);
       const packed = addon.extractPacked(bytes, path, declarationsOnly, times);
