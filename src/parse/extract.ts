@@ -79,8 +79,8 @@ export function parseOnly(text: string): void {
 /**
  * The bytes packFacts(extractFile(path, bytes, clock, declarations)) gives, made in C by the addon
  * (extract_facts.c) where it can: an ASCII file with no syntax error and a package clause, nested
- * less than 2,000 levels deep, as nearly every Go file is. Undefined for any other file (extract it with extractFile), when the addon is not
- * built, or with KUBELET_ATLAS_NATIVE_EXTRACT=0.
+ * less than 2,000 levels deep, as nearly every Go file is. Undefined for any other file (extract it
+ * with extractFile), when the addon is not built, or with KUBELET_ATLAS_NATIVE_EXTRACT=0.
  */
 export function extractPackedNative(path: string, bytes: Uint8Array, clock?: ParseClock, declarations = false): Uint8Array | undefined {
   if (process.env['KUBELET_ATLAS_NATIVE_EXTRACT'] === '0') return undefined;

@@ -76,8 +76,8 @@ export interface FlatParser {
   /**
    * The file's facts extracted and encoded in C (extract_facts.c): the bytes packFacts(extractFile(...))
    * gives, or undefined for a file it leaves to the TypeScript extractor (not ASCII, a syntax error, no
-   * package clause, too large, nested deeper than its walk goes). With `clock`, adds tree-sitter's time, the flat tree's, the extraction's
-   * and the encoding's.
+   * package clause, too large, nested deeper than its walk goes). With `clock`, adds tree-sitter's
+   * time, the flat tree's, the extraction's and the encoding's.
    */
   extractPacked(bytes: Uint8Array, path: string, declarationsOnly: boolean, clock?: ParseClock): Uint8Array | undefined;
 }

@@ -856,10 +856,6 @@ typedef struct {
   const char *mode; /* NULL: undefined */
 } Ctx;
 
-static Fns *file_fns(X *x) {
-  return &x->fns;
-}
-
 static void push_scope(Ctx *c, uint32_t end) {
   c->scopes = grow(c->x, c->scopes, c->nscopes, &c->capscopes, sizeof(uint32_t));
   c->scopes[c->nscopes++] = end;
@@ -924,11 +920,22 @@ static Fn *fn_record(X *x, const FnBase *b, Obj *params, Obj *results, Val varia
 }
 
 static void fns_push(X *x, Fn *f) {
-  Fns *fs = file_fns(x);
+  Fns *fs = &x->fns;
   fs->v = grow(x, fs->v, fs->n, &fs->cap, sizeof(Fn *));
   f->index = (int32_t)fs->n;
   fs->v[fs->n++] = f;
   add(x, x->funcs, O(f->rec));
+}
+
+/* A function's bind for each of its named parameters (or results) but `_`, as `from`. */
+static void bind_params(X *x, Fn *fn, const Obj *params, const char *from, int32_t pos, uint32_t end) {
+  for (uint32_t k = 0; k < params->n; k++) {
+    const Obj *p = params->v[k].u.o;
+    if (p->shape == &SH_PARAM_T) continue;
+    Val name = AT(p, 0);
+    if (name.tag != V_STR || name.len == 0 || val_is(name, "_")) continue;
+    add(x, fn->binds, O(REC(x, BIND_T, name, SC(from), AT(p, 1), I(pos), I((int32_t)end))));
+  }
 }
 
 static int32_t walk_function(X *x, int32_t node, const FnBase *b) {
@@ -942,20 +949,8 @@ static int32_t walk_function(X *x, int32_t node, const FnBase *b) {
   fns_push(x, fn);
   uint32_t end = end_of(x, node);
   int32_t pos = (int32_t)start;
-  for (uint32_t k = 0; k < params->n; k++) {
-    Obj *p = params->v[k].u.o;
-    if (p->shape == &SH_PARAM_T) continue;
-    Val name = AT(p, 0);
-    if (name.tag != V_STR || name.len == 0 || val_is(name, "_")) continue;
-    add(x, fn->binds, O(REC(x, BIND_T, name, SC("param"), AT(p, 1), I(pos), I((int32_t)end))));
-  }
-  for (uint32_t k = 0; k < results->n; k++) {
-    Obj *p = results->v[k].u.o;
-    if (p->shape == &SH_PARAM_T) continue;
-    Val name = AT(p, 0);
-    if (name.tag != V_STR || name.len == 0 || val_is(name, "_")) continue;
-    add(x, fn->binds, O(REC(x, BIND_T, name, SC("result"), AT(p, 1), I(pos), I((int32_t)end))));
-  }
+  bind_params(x, fn, params, "param", pos, end);
+  bind_params(x, fn, results, "result", pos, end);
   if (b->recv) {
     Val rname = AT(b->recv, 0);
     if (rname.tag == V_STR && rname.len > 0) {
@@ -1570,7 +1565,7 @@ static void values_of(X *x, int32_t node, int is_var, Obj *out) {
   }
 }
 
-static uint32_t hash_range(const char *s, uint32_t from, uint32_t to, int32_t *out) {
+static void hash_range(const char *s, uint32_t from, uint32_t to, int32_t *out) {
   uint32_t a = 0x811c9dc5u, b = 0x9e3779b9u;
   for (uint32_t i = from; i < to; i++) {
     uint32_t c = (uint8_t)s[i];
@@ -1579,7 +1574,6 @@ static uint32_t hash_range(const char *s, uint32_t from, uint32_t to, int32_t *o
   }
   out[0] = (int32_t)(a ^ (to - from));
   out[1] = (int32_t)b;
-  return 0;
 }
 
 /* ---------- the encoder (codec.ts packFacts, no string table) ---------- */
@@ -2057,8 +2051,12 @@ static napi_value extract_packed(napi_env env, napi_callback_info info) {
   }
   const uint8_t *bytes = data;
   if (len > MAX_FILE_BYTES) return undef;
-  for (size_t i = 0; i < len; i++)
+  /* ASCII only (offsets in bytes are then the text's), and its lines counted in the same pass. */
+  uint32_t nlines = 1;
+  for (size_t i = 0; i < len; i++) {
     if (bytes[i] >= 0x80) return undef;
+    nlines += bytes[i] == '\n';
+  }
   size_t plen = 0;
   CHECK(napi_get_value_string_utf8(env, argv[1], NULL, 0, &plen));
   bool declarations = false;
@@ -2069,7 +2067,6 @@ static napi_value extract_packed(napi_env env, napi_callback_info info) {
     return NULL;
   }
   double t0 = times ? now_ms() : 0;
-  /* Copied first: the bytes may move while JavaScript runs, never during this call, but a copy is cheap next to the parse. */
   TSTree *tree = ts_parser_parse_string(st->parser, NULL, (const char *)bytes, (uint32_t)len);
   if (!tree) return undef;
   TSNode root = ts_tree_root_node(tree);
@@ -2114,8 +2111,6 @@ static napi_value extract_packed(napi_env env, napi_callback_info info) {
     first[p] = (int32_t)i;
   }
   /* line starts */
-  uint32_t nlines = 1;
-  for (size_t i = 0; i < len; i++) nlines += bytes[i] == '\n';
   if (es->lines_cap < nlines) {
     uint32_t *l = realloc(es->lines, nlines * 2 * sizeof(uint32_t));
     if (!l) {
@@ -2138,53 +2133,49 @@ static napi_value extract_packed(napi_env env, napi_callback_info info) {
     free(n);
   }
   if (keep) keep->used = 0;
-  X *xp = &es->x;
-  memset(xp, 0, sizeof *xp);
-  xp->blocks = keep;
-#define x (*xp)
+  X *x = &es->x;
+  memset(x, 0, sizeof *x);
+  x->blocks = keep;
   jmp_buf fail;
-  x.fail = &fail;
-  x.text = (const char *)bytes;
-  x.len = (uint32_t)len;
-  x.lines = es->lines;
-  x.nlines = nlines;
-  x.w = w;
-  x.count = count;
-  x.first = first;
-  x.next = next;
-  x.prev = prev;
-  x.tcode = es->tcode;
-  x.fcode = es->fcode;
+  x->fail = &fail;
+  x->text = (const char *)bytes;
+  x->len = (uint32_t)len;
+  x->lines = es->lines;
+  x->nlines = nlines;
+  x->w = w;
+  x->count = count;
+  x->first = first;
+  x->next = next;
+  x->prev = prev;
+  x->tcode = es->tcode;
+  x->fcode = es->fcode;
   if (setjmp(fail) != 0 || count == 0) return undef;
   napi_value out = undef;
-  {
-    char *path = alloc(&x, plen + 1);
-    napi_get_value_string_utf8(env, argv[1], path, plen + 1, &plen);
-    int32_t *seg = NULL;
-    size_t nseg = 0;
-    Obj *file = extract_file(&x, SL(path, (uint32_t)plen), declarations, es->ccode, w + 2 + (size_t)count * 4, captures, &seg, &nseg);
-    double t3 = times ? now_ms() : 0;
-    if (file) {
-      Bytes packed = {0};
-      pack(file, seg, nseg, &packed);
-      if (!packed.fail) {
-        void *ab = NULL;
-        napi_value buffer;
-        if (napi_create_arraybuffer(env, packed.n, &ab, &buffer) == napi_ok) {
-          memcpy(ab, packed.b, packed.n);
-          napi_create_typedarray(env, napi_uint8_array, packed.n, buffer, 0, &out);
-        }
+  char *path = alloc(x, plen + 1);
+  napi_get_value_string_utf8(env, argv[1], path, plen + 1, &plen);
+  int32_t *seg = NULL;
+  size_t nseg = 0;
+  Obj *file = extract_file(x, SL(path, (uint32_t)plen), declarations, es->ccode, w + 2 + (size_t)count * 4, captures, &seg, &nseg);
+  double t3 = times ? now_ms() : 0;
+  if (file) {
+    Bytes packed = {0};
+    pack(file, seg, nseg, &packed);
+    if (!packed.fail) {
+      void *ab = NULL;
+      napi_value buffer;
+      if (napi_create_arraybuffer(env, packed.n, &ab, &buffer) == napi_ok) {
+        memcpy(ab, packed.b, packed.n);
+        napi_create_typedarray(env, napi_uint8_array, packed.n, buffer, 0, &out);
       }
-      free(packed.b);
     }
-    if (times) {
-      double t4 = now_ms();
-      times[0] += t1 - t0;
-      times[1] += t2 - t1;
-      times[2] += t3 - t2;
-      times[3] += t4 - t3;
-    }
+    free(packed.b);
   }
-#undef x
+  if (times) {
+    double t4 = now_ms();
+    times[0] += t1 - t0;
+    times[1] += t2 - t1;
+    times[2] += t3 - t2;
+    times[3] += t4 - t3;
+  }
   return out;
 }
