@@ -1,6 +1,7 @@
 /** Graph queries over the stored graph: callers, callees to a depth, shortest path, text search. */
 import type { Edge, Graph, SymbolRecord } from '../model/index.js';
 import { compareCallees, compareCallers } from './store.js';
+import { byCodeUnits } from './lookup.js';
 
 /** Where a view gets each node's edges: an in-memory graph, or the on-disk query store. */
 export interface Adjacency {
@@ -112,7 +113,7 @@ export class GraphView {
     hits.forEach((h, i) => (keys[i] = (h.score * 2 + (h.s.id.includes('/pkg/kubelet') ? 0 : 1)) * 2 ** 32 + h.s.id.length));
     const bound = hits.length > limit ? keys.slice().sort()[limit - 1] : Infinity;
     const best = hits.filter((_, i) => keys[i] <= bound);
-    best.sort((a, b) => a.score - b.score || Number(b.s.id.includes('/pkg/kubelet')) - Number(a.s.id.includes('/pkg/kubelet')) || a.s.id.length - b.s.id.length || a.s.id.localeCompare(b.s.id));
+    best.sort((a, b) => a.score - b.score || Number(b.s.id.includes('/pkg/kubelet')) - Number(a.s.id.includes('/pkg/kubelet')) || a.s.id.length - b.s.id.length || byCodeUnits(a.s.id, b.s.id));
     return best.slice(0, limit).map((h) => h.s);
   }
 }

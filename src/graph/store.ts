@@ -4,7 +4,7 @@
  * string split once), the adjacency of the nodes it visits (CSR arrays, already sorted the way views
  * print them) and the records of the symbols it shows (one JSON slice each).
  *
- * Layout: 'KAQ5' (bumped with each format change), a u32 header length, a JSON header naming each
+ * Layout: 'KAQ6' (bumped with each format change), a u32 header length, a JSON header naming each
  * section's [offset, length] in bytes and the graph the store holds, then the sections, each 8-byte
  * aligned so typed arrays can view the buffer without copying. Which files the graph stands for is not
  * in the store but beside it (index/stored.ts), so that a build that keeps the graph leaves it alone.
@@ -18,7 +18,7 @@ import { align8, asBytes, layoutSections, openSections, viewAs, type OpenedSecti
 import type { Overlay } from './delta.js';
 import { scratch, zeroed } from './scratch.js';
 
-const MAGIC = 'KAQ5';
+const MAGIC = 'KAQ6';
 const KINDS: EdgeKind[] = ['static', 'interface', 'method-value', 'func-value', 'closure'];
 const MODES: EdgeMode[] = ['call', 'go', 'defer', 'ref'];
 const REF = MODES.indexOf('ref');
@@ -154,6 +154,7 @@ export function encodeStoreParts(g: Graph, graph: string, packed: PackedGraph = 
   // Callers: by name, then by line.
   const inn = adjacency('in', to, from, [line, rankOf(from)]);
   const { json, jsonStart } = symbolRecords(symbols, recycle);
+  const search = searchTexts(symbols, recycle);
   // What a path search walks: each out-edge's target alone, complemented (~n) for a reference edge,
   // a sixth of outData's bytes.
   const outTargets = scratch(Int32Array, 'store.outTargets', count, recycle);
@@ -162,6 +163,8 @@ export function encodeStoreParts(g: Graph, graph: string, packed: PackedGraph = 
     ...named.sections,
     ['symbolJson', json],
     ['symbolStart', asBytes(jsonStart)],
+    ['searchText', search.bytes],
+    ['searchStart', asBytes(search.start)],
     ['outStart', asBytes(out.start)],
     ['outData', asBytes(out.data)],
     ['outTargets', asBytes(outTargets)],
@@ -172,7 +175,7 @@ export function encodeStoreParts(g: Graph, graph: string, packed: PackedGraph = 
     ['strings', Buffer.from(JSON.stringify(strings))],
   ];
   // A process that encodes once (no watch) keeps nothing for a next encode.
-  if (!opts.keep) lastRecords = spareRecords = lastNamed = spareNames = ranked = undefined;
+  if (!opts.keep) lastRecords = spareRecords = lastSearch = spareSearch = lastNamed = spareNames = ranked = undefined;
   return layout({ v: 1, graph, nodes: names.length, symbols: symbols.length, stats: g.stats, sections: {} }, sections);
 }
 
@@ -220,6 +223,30 @@ function symbolRecords(symbols: SymbolRecord[], recycle: boolean): { json: Buffe
   return { json: lastRecords.bytes, jsonStart: lastRecords.start };
 }
 
+/** The last encode's search texts (see searchTexts), and the encode's before when recycling. */
+let lastSearch: KeptText<SymbolRecord> | undefined;
+let spareSearch: Spare | undefined;
+
+/**
+ * What a search looks in for a symbol (see GraphStore.symbolsHolding): its ID, its name where the ID
+ * does not hold it, and its doc, each lower cased as the search lowers them (toLowerCase) and ended
+ * by a newline. A text found in it is in one of the three, or runs across a newline.
+ */
+function searchText(s: SymbolRecord): string {
+  const id = s.id.toLowerCase();
+  const name = s.name.toLowerCase();
+  const text = id.includes(name) ? `${id}\n` : `${id}\n${name}\n`;
+  return s.doc ? `${text}${s.doc.toLowerCase()}\n` : text;
+}
+
+/** The symbols' search texts one after another, and where each starts (one more entry: the end), made as symbolRecords makes their JSON. */
+function searchTexts(symbols: SymbolRecord[], recycle: boolean): KeptText<SymbolRecord> {
+  const last = lastSearch;
+  lastSearch = textRuns(symbols, last, (i) => searchText(symbols[i]), symbols.length * 128, {}, recycle ? spareSearch : undefined);
+  spareSearch = recycle ? last ?? spareFor(lastSearch) : undefined;
+  return lastSearch;
+}
+
 /** The sections made from the node names alone, and their ranks, kept for the next encode with the same names (see nameSections). */
 let lastNamed: NamedSections | undefined;
 /** The names' text before lastNamed's, when recycling: nothing uses it any more. */
@@ -250,7 +277,7 @@ interface NamedSections {
 function nameSections(names: string[], symbols: number, recycle: boolean): NamedSections {
   const last = lastNamed;
   if (last && last.symbols === symbols && last.text.items.length === names.length && last.text.items.every((n, i) => n === names[i])) return last;
-  if (!last) lastNameIds = { ids: new Map(), hashes: [] };
+  if (!last) lastNameIds = { ids: new Map(), hashes: [], names: [] };
   const hashes = new Uint32Array(names.length);
   const lastIds = new Int32Array(names.length);
   // Each name's place in the last full ranking where the last encode had the name under that
@@ -295,6 +322,11 @@ function nameSections(names: string[], symbols: number, recycle: boolean): Named
   const groupNodes = new Int32Array(symbols);
   for (let i = 0; i < symbols; i++) groupNodes[fill[group[i]]++] = i;
   const lastHash = hashTable(groupIds.length, (gi) => lastNameIds.hashes[groupIds[gi]]);
+  // Each group's last name, ended by a newline, and where each starts (one more entry: the end): a
+  // mistyped name's suggestions measure these, not every ID (see GraphStore.symbolIdsByLastName).
+  const lastNames = groupIds.map((id) => lastNameIds.names[id]);
+  const lastStart = new Uint32Array(groupIds.length + 1);
+  for (let g = 0; g < lastNames.length; g++) lastStart[g + 1] = lastStart[g] + Buffer.byteLength(lastNames[g]) + 1;
   const sections: [string, Buffer][] = [
     ['names', bytes.subarray(0, Math.max(0, bytes.length - 1))],
     ['namesStart', asBytes(start)],
@@ -302,6 +334,8 @@ function nameSections(names: string[], symbols: number, recycle: boolean): Named
     ['lastHash', asBytes(lastHash)],
     ['groupStart', asBytes(groupStart)],
     ['groupNodes', asBytes(groupNodes)],
+    ['lastNames', Buffer.from(lastNames.length ? `${lastNames.join('\n')}\n` : '')],
+    ['lastStart', asBytes(lastStart)],
   ];
   lastNamed = { symbols, rank, was, ranking, sections, text, hashes, lastIds };
   return lastNamed;
@@ -312,7 +346,7 @@ function nameSections(names: string[], symbols: number, recycle: boolean): Named
  * last names are numbers, copied in runs with the names, and grouped through an array, not a map of
  * strings. Made again with the encoder's kept state (see nameSections).
  */
-let lastNameIds: { ids: Map<string, number>; hashes: number[] } = { ids: new Map(), hashes: [] };
+let lastNameIds: { ids: Map<string, number>; hashes: number[]; names: string[] } = { ids: new Map(), hashes: [], names: [] };
 
 function lastNameId(name: string): number {
   let id = lastNameIds.ids.get(name);
@@ -320,6 +354,7 @@ function lastNameId(name: string): number {
     id = lastNameIds.hashes.length;
     lastNameIds.ids.set(name, id);
     lastNameIds.hashes.push(hash(name));
+    lastNameIds.names.push(name);
   }
   return id;
 }
@@ -447,7 +482,7 @@ export function moveStoreLines(old: Buffer, from: string, to: string, file: stri
  * moveStoreLines for several files at once, as the pieces to write one after another (slices of `old`
  * among them). The records of the moved files' symbols are found by searching the records section for
  * each file's `"file":` key, and only those are parsed and written again; a move with fields gives them
- * their new docs and fingerprints too (see remapPackedBytes). The edge lines are moved in place, in
+ * their new docs and fingerprints too (see remapPackedBytes), and their search texts. The edge lines are moved in place, in
  * `old` itself, which may be part moved when the answer is undefined: a private copy or map of the
  * store is what to pass (only the changed pages of a map are copied).
  */
@@ -491,32 +526,31 @@ export function moveStoreLinesParts(old: Buffer, from: string, graph: string, mo
         at = records.indexOf(marker, starts[lo + 1]);
       }
     }
-    const json: Buffer[] = [];
-    const jsonStart = new Uint32Array(header.symbols + 1);
-    let done = 0;
-    let delta = 0;
-    let next = 0;
+    // Each moved record again, by index, and its search text where its move gave it new fields.
+    const again: [number, Buffer][] = [];
+    const searchAgain: [number, Buffer][] = [];
     for (const i of [...hits].sort((a, b) => a - b)) {
-      const r = records.subarray(starts[i], starts[i + 1]);
-      const rec = JSON.parse(r.toString('utf8')) as SymbolRecord;
+      const rec = JSON.parse(records.toString('utf8', starts[i], starts[i + 1])) as SymbolRecord;
       // The key met inside another field (a doc quoting it): the record's own file decides.
       const lines = movedLines.get(rec.file);
       // The package's own record stays at line 1 (see remapLines).
       if (!lines || rec.id === rec.pkg) continue;
-      const again = Buffer.from(JSON.stringify(movedRecord(rec, (n) => to(lines, n), movedFields.get(rec.file))));
-      for (; next <= i; next++) jsonStart[next] = starts[next] + delta;
-      json.push(records.subarray(done, starts[i]), again);
-      done = starts[i + 1];
-      delta += again.length - r.length;
+      const fields = movedFields.get(rec.file);
+      const moved = movedRecord(rec, (n) => to(lines, n), fields);
+      again.push([i, Buffer.from(JSON.stringify(moved))]);
+      if (fields) searchAgain.push([i, Buffer.from(searchText(moved))]);
     }
-    for (; next <= header.symbols; next++) jsonStart[next] = starts[next] + delta;
-    json.push(records.subarray(done));
+    const json = respliced(records, starts, again);
     const replaced = new Map<string, Buffer | Buffer[]>([
       ['outData', moveData('outData')],
       ['inData', moveData('inData')],
-      ['symbolJson', json],
-      ['symbolStart', asBytes(jsonStart)],
+      ['symbolJson', json.parts],
+      ['symbolStart', asBytes(json.start)],
     ]);
+    if (searchAgain.length) {
+      const search = respliced(section('searchText'), viewAs(Uint32Array, section('searchStart')), searchAgain);
+      replaced.set('searchText', search.parts).set('searchStart', asBytes(search.start));
+    }
     const sections = Object.entries(header.sections)
       .sort((a, b) => a[1][0] - b[1][0])
       .map(([name]): [string, Buffer | Buffer[]] => [name, replaced.get(name) ?? section(name)]);
@@ -524,6 +558,29 @@ export function moveStoreLinesParts(old: Buffer, from: string, graph: string, mo
   } catch {
     return undefined;
   }
+}
+
+/**
+ * Texts laid end to end (`bytes`, each starting at `starts[i]`, one more entry: the end) with the
+ * texts of some items replaced (`again`, by item, in ascending order): the pieces to write (slices
+ * of `bytes` between the new texts) and where each text starts now.
+ */
+function respliced(bytes: Buffer, starts: Uint32Array, again: [number, Buffer][]): { parts: Buffer[]; start: Uint32Array } {
+  const n = starts.length - 1;
+  const parts: Buffer[] = [];
+  const start = new Uint32Array(n + 1);
+  let done = 0;
+  let delta = 0;
+  let next = 0;
+  for (const [i, text] of again) {
+    for (; next <= i; next++) start[next] = starts[next] + delta;
+    parts.push(bytes.subarray(done, starts[i]), text);
+    done = starts[i + 1];
+    delta += text.length - (starts[i + 1] - starts[i]);
+  }
+  for (; next <= n; next++) start[next] = starts[next] + delta;
+  parts.push(bytes.subarray(done));
+  return { parts, start };
 }
 
 /** A symbol record of a moved file at its new lines (`to` maps them), with its new doc and fingerprint when the move has fields. */
@@ -547,64 +604,16 @@ export function movedRecordOr(rec: SymbolRecord, lines: ReadonlyMap<number, numb
 interface Piece {
   view: Buffer;
   base: number;
-  fresh: number;
   keep: number;
 }
 
-/** The bytes a search reads of the records' JSON at a time (see GraphStore.recordsHolding). */
+/** The bytes a scan of the records' JSON or the names reads at a time (see GraphStore.pieces). */
 const SCAN_CHUNK = 1 << 20;
 
-/**
- * Lower cases the ASCII letters of `b` from `from` to `to`, in place; every other byte stays. Four bytes
- * at a time where they are aligned: in each byte of a word, bit 7 of (low seven bits + 0x3f) says
- * "at least A" and of (low seven bits + 0x25) "past Z" (no sum carries into the next byte); a byte
- * with bit 7 clear (ASCII) where the two differ is a capital, and gets bit 5. A byte at a time took
- * most of a search's time (about 2.5 ns a byte on the VM we measure on).
- */
-export function lowerAscii(b: Buffer, from: number, to: number): void {
-  let i = from;
-  for (; i < to && ((b.byteOffset + i) & 3) !== 0; i++) lowerByte(b, i);
-  const words = (to - i) >> 2;
-  if (words > 0) {
-    const w = new Int32Array(b.buffer, b.byteOffset + i, words);
-    for (let k = 0; k < words; k++) {
-      const x = w[k];
-      const low = x & 0x7f7f7f7f;
-      const capitals = ~x & ((low + 0x3f3f3f3f) ^ (low + 0x25252525)) & 0x80808080;
-      if (capitals !== 0) w[k] = x | (capitals >>> 2);
-    }
-    i += words * 4;
-  }
-  for (; i < to; i++) lowerByte(b, i);
-}
-
-function lowerByte(b: Buffer, i: number): void {
-  const c = b[i];
-  if (c >= 65 && c <= 90) b[i] = c | 32;
-}
-
-/** Whether byte `c` is an ASCII letter or digit. */
-function isAlnum(c: number): boolean {
-  return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57);
-}
-
-/**
- * Whether the `len` bytes at `at` of `view` (a piece of records' JSON as JSON.stringify wrote them)
- * lie in a key: they are letters and digits, in a run of them of 16 bytes at most that a quote opens
- * right after a { or a , and a quote closes right before a colon. A string's own quotes are escaped,
- * so no value or element of an array reads so. 'later': the run or what closes it reaches the piece's
- * end, and the piece is not the last; at the end of the bytes, or where a run starts before the
- * piece, the bytes are taken for no key (a record is then read that need not be).
- */
-function inJsonKey(view: Buffer, at: number, len: number, last: boolean): boolean | 'later' {
-  for (let j = at; j < at + len; j++) if (!isAlnum(view[j])) return false;
-  let l = at;
-  let r = at + len;
-  while (l > 0 && r - l <= 16 && isAlnum(view[l - 1])) l--;
-  while (r < view.length && r - l <= 16 && isAlnum(view[r])) r++;
-  if (r - l > 16) return false;
-  if (r + 1 >= view.length) return last ? false : 'later';
-  return l >= 2 && view[l - 1] === 34 && (view[l - 2] === 123 || view[l - 2] === 44) && view[r] === 34 && view[r + 1] === 58;
+/** Whether bytes `from` to `to` of `b` hold one past ASCII. */
+function beyondAscii(b: Buffer, from: number, to: number): boolean {
+  for (let k = from; k < to; k++) if (b[k] >= 128) return true;
+  return false;
 }
 
 /** The last index in [0, hi] whose value in the ascending `starts` is at most `at` (0 when none is). */
@@ -666,16 +675,6 @@ function hashTable(n: number, hashOf: (i: number) => number): Int32Array {
 /** Reads byte ranges of the store: from a whole buffer, or from an open file on demand. */
 export interface StoreBytes {
   read(offset: number, length: number): Buffer;
-  /**
-   * Given when the bytes are a map of the store's file: a scan then reads a section in place, with no
-   * copy (see inPlace), and with the native search a search lowers nothing (see recordsHolding).
-   */
-  mapped?: {
-    /** The bytes at `offset` as they are in the map (never written to). */
-    view(offset: number, length: number): Buffer;
-    /** The first index at or after `from` where `haystack`, its ASCII capitals lowered, holds `needle` (no ASCII capital in it), or -1; absent when the addon lacks it. */
-    foldedIndexOf?(haystack: Buffer, needle: Buffer, from: number): number;
-  };
   /** Reads `target.length` bytes at `offset` into `target` (fewer at the end): how many. Without it, read's bytes are copied. */
   readInto?(target: Buffer, offset: number): number;
   /** Releases what backs the bytes (an open file); reads after it fail. */
@@ -878,13 +877,13 @@ export class GraphStore {
   }
 
   /**
-   * The IDs symbolIds gives whose last name `keep` takes, `keep` asked once for each distinct last name
-   * whose length is in [min, max] (others are not taken). The store's names are read `chunk` bytes at a
-   * time through one buffer (see pieces), unless read whole before, and an ID is decoded only
-   * when its last name is taken: a mistyped symbol's suggestions measure tens of thousands of last
-   * names without making a string of every ID.
+   * The IDs symbolIds gives whose last name `keep` takes, in the same order, `keep` asked once for each
+   * distinct last name whose length is in [min, max] (others are not taken). The store's last names
+   * are a section of their own, one per group of symbols (see nameSections): a mistyped symbol's
+   * suggestions measure the tens of thousands of distinct last names, and decode only the IDs of the
+   * groups taken.
    */
-  symbolIdsByLastName(keep: (last: string) => boolean, min = 0, max = Infinity, chunk = SCAN_CHUNK): string[] {
+  symbolIdsByLastName(keep: (last: string) => boolean, min = 0, max = Infinity): string[] {
     const answers = new Map<string, boolean>();
     const ok = (last: string): boolean => {
       let a = answers.get(last);
@@ -896,37 +895,21 @@ export class GraphStore {
     if (this.names) {
       for (let i = 0; i < n; i++) if (ok(lastName(this.names[i]))) own.push(this.names[i]);
     } else if (n > 0) {
-      const starts = viewAs(Uint32Array, this.section('namesStart'));
-      let i = 0;
-      for (const piece of this.inPlace('names') ?? this.pieces('names', chunk)) {
-        const { view, base } = piece;
-        const end = base + view.length;
-        // Each ID wholly in the piece (its newline, the next ID's start less one, may be past it).
-        for (; i < n && starts[i + 1] - 1 <= end; i++) {
-          const from = starts[i] - base;
-          const to = starts[i + 1] - 1 - base;
-          // The last name starts past the last of . / ( ) *, as lastName finds it.
-          let k = to;
-          let ascii = true;
-          while (k > from) {
-            const c = view[k - 1];
-            if (endsLastName(c)) break;
-            if (c >= 128) ascii = false;
-            k--;
-          }
-          if (k === to) {
-            // Ends with one of them: lastName gives the whole ID.
-            const id = view.toString('utf8', from, to);
-            if (ok(lastName(id))) own.push(id);
-            continue;
-          }
-          // An ASCII last name is as long in bytes as in characters; past ASCII it is decoded to be measured.
-          if (ascii && (to - k < min || to - k > max)) continue;
-          if (ok(view.toString(ascii ? 'latin1' : 'utf8', k, to))) own.push(view.toString('utf8', from, to));
-        }
-        if (i >= n) break;
-        piece.keep = Math.max(0, end - starts[i]);
+      const text = this.section('lastNames');
+      const starts = viewAs(Uint32Array, this.section('lastStart'));
+      const groupStart = viewAs(Uint32Array, this.section('groupStart'));
+      const groupNodes = viewAs(Int32Array, this.section('groupNodes'));
+      const taken: number[] = [];
+      for (let g = 0; g + 1 < starts.length; g++) {
+        const from = starts[g];
+        const to = starts[g + 1] - 1;
+        // A last name has at most as many characters as bytes, as many when it is ASCII.
+        if (to - from < min || (to - from > max && !beyondAscii(text, from, to))) continue;
+        if (!ok(text.toString('utf8', from, to))) continue;
+        for (let k = groupStart[g]; k < groupStart[g + 1]; k++) taken.push(groupNodes[k]);
       }
+      taken.sort((x, y) => x - y);
+      for (const i of taken) own.push(this.name(i));
     }
     return this.throughDelta(own, (id) => ok(lastName(id)));
   }
@@ -1038,17 +1021,15 @@ export class GraphStore {
 
   /**
    * allSymbols, but only the records that may hold `text` (lower case) in their ID, name or doc, lower
-   * cased: what a search reads. A record of the store itself is parsed only when its JSON, ASCII
-   * letters lower cased, holds `text` outside its keys, or holds one of the two characters past ASCII
-   * that lower to an ASCII letter `text` has (see recordsHolding); a delta's records are all given.
-   * Every record allSymbols gives whose ID, name or doc holds `text` is among them. Without a cut (the
-   * text empty, past printable ASCII, or holding a character JSON escapes; moves that give records
-   * new docs; or more than a quarter of the records holding the text): allSymbols, its records not
-   * kept when there is no delta (see eachRecord). `chunk`: see recordsHolding.
+   * cased: what a search reads. The store's own records are those whose search text (see searchText)
+   * holds it (see recordsHolding); a delta's records are all given. Every record allSymbols gives
+   * whose ID, name or doc holds `text` is among them. Without a cut (moves that give records new
+   * docs, or more than a quarter of the records holding the text): allSymbols, its records not kept
+   * when there is no delta (see eachRecord). `chunk`: see parseAllRecords.
    */
   *symbolsHolding(text: string, chunk = SCAN_CHUNK): IterableIterator<SymbolRecord> {
     const fields = [...(this.moved?.values() ?? [])].some((m) => m.fields);
-    const hits = !/^[\x20-\x7e]+$/.test(text) || /["\\]/.test(text) || fields ? undefined : this.recordsHolding(text, chunk);
+    const hits = fields ? undefined : this.recordsHolding(text);
     if (!hits) {
       if (this.delta) yield* this.allSymbols(chunk);
       else for (const [, r] of this.eachRecord(chunk)) yield r;
@@ -1067,108 +1048,32 @@ export class GraphStore {
   }
 
   /**
-   * The store's records whose JSON, ASCII letters lower cased, holds `text` (printable ASCII, lower
-   * case) outside its keys or, when `text` has a k or an i, the UTF-8 bytes of KELVIN SIGN or LATIN
-   * CAPITAL LETTER I WITH DOT ABOVE (the two characters past ASCII whose lower case holds an ASCII
-   * letter), in store order; undefined when more than a quarter of them do, which the first sixteenth
-   * of them tells. The keys are left out (see inJsonKey): a text such as "kind" or "line" is in a key
-   * of every record, and would have every record parsed. The JSON is read `chunk` bytes at a time
-   * into one buffer and lower cased there, so a scan of tens of megabytes touches one megabyte of
-   * fresh memory, not two strings of that size; the last bytes of a piece start the next, so that a
-   * text across two pieces is found, and a text whose key is not told before the piece ends is
-   * looked at again in the next. After a hit, the search goes on from the next record's start.
+   * The store's records whose search text holds `text`, in store order; undefined when more than a
+   * quarter of them do (reading every record once then costs less than parsing them one by one).
+   * The search texts are a section of their own, a quarter of the records' JSON in bytes and lower
+   * cased when written, so a search scans them in place with indexOf: no key of the JSON to tell
+   * from a value, no letters to fold. After a hit, the scan goes on from the next record's start.
    */
-  private recordsHolding(text: string, chunk: number): number[] | undefined {
+  private recordsHolding(text: string): number[] | undefined {
     const n = this.header.symbols;
-    const starts = viewAs(Uint32Array, this.section('symbolStart'));
+    const texts = this.section('searchText');
+    const starts = viewAs(Uint32Array, this.section('searchStart'));
+    const needle = Buffer.from(text, 'utf8');
     const most = n >> 2;
-    // The first sixteenth of the records: past this many places (not records) holding the text, the
-    // text is taken for one that more than a quarter of the records hold.
-    const sampleEnd = starts[n >> 4];
-    const sampleMost = (most >> 4) + 16;
-    let seen = 0;
-    let sampleNext = 0;
-    const needles = [Buffer.from(text, 'latin1')];
-    if (text.includes('k')) needles.push(Buffer.from('\u212a', 'utf8'));
-    if (text.includes('i')) needles.push(Buffer.from('\u0130', 'utf8'));
-    const next = needles.map(() => 0);
-    const total = this.range('symbolJson')[1];
-    // Enough for a text across two pieces, and for a key's run (16 bytes at most, with its quotes) on
-    // either side of a text found in the bytes the piece had not given before.
-    const keep = Math.max(64, ...needles.map((b) => b.length - 1));
-    const hit = new Uint8Array(n);
-    let hits = 0;
-    // Over a map, with the native search: the section in one piece as it is, the text looked for with
-    // its letters folded (the other needles are no ASCII letters). Else pieces copied and lowered.
-    const folded = this.bytes.mapped?.foldedIndexOf;
-    const whole = folded && this.inPlace('symbolJson');
-    const t = needles[0];
-    const find = whole ? (view: Buffer, from: number) => folded!(view, t, from) : (view: Buffer, from: number) => view.indexOf(t, from);
-    for (const piece of whole || this.pieces('symbolJson', chunk)) {
-      const { view, base, fresh } = piece;
-      if (!whole) lowerAscii(view, fresh, view.length);
-      const filled = view.length;
-      const last = base + filled >= total;
-      if (sampleNext < sampleEnd) {
-        let later = false;
-        for (let at = find(view, Math.max(0, sampleNext - base)); at >= 0 && base + at + t.length <= sampleEnd; at = find(view, at + t.length)) {
-          const key = inJsonKey(view, at, t.length, last);
-          if (key === 'later') {
-            later = true;
-            break;
-          }
-          // A place told (a key, or counted) is not looked at again in the next piece.
-          sampleNext = base + at + t.length;
-          if (key) continue;
-          if (++seen > sampleMost) return undefined;
-        }
-        if (!later && base + filled >= sampleEnd) sampleNext = sampleEnd;
-      }
-      for (let k = 0; k < needles.length; k++) {
-        const at0 = Math.max(0, next[k] - base);
-        for (let at = k === 0 ? find(view, at0) : view.indexOf(needles[k], at0); at >= 0;) {
-          if (k === 0) {
-            const key = inJsonKey(view, at, t.length, last);
-            if (key === 'later') break;
-            if (key) {
-              next[k] = base + at + 1;
-              at = find(view, at + 1);
-              continue;
-            }
-          }
-          const i = lastAtOrBefore(starts, n - 1, base + at);
-          if (!hit[i]) {
-            hit[i] = 1;
-            if (++hits > most) return undefined;
-          }
-          next[k] = starts[i + 1];
-          if (next[k] - base >= filled) break;
-          at = k === 0 ? find(view, next[k] - base) : view.indexOf(needles[k], next[k] - base);
-        }
-      }
-      piece.keep = keep;
-    }
     const found: number[] = [];
-    for (let i = 0; i < n; i++) if (hit[i]) found.push(i);
+    for (let at = texts.indexOf(needle); at >= 0 && n > 0; ) {
+      const i = lastAtOrBefore(starts, n - 1, at);
+      if (found.push(i) > most) return undefined;
+      at = texts.indexOf(needle, starts[i + 1]);
+    }
     return found;
-  }
-
-  /**
-   * Section `name` as one piece of the map's own bytes, where the store is mapped and the section was
-   * not read whole (nothing copied: the reader must not write to it); else undefined.
-   */
-  private inPlace(name: string): Piece[] | undefined {
-    const mapped = this.cache.has(name) ? undefined : this.bytes.mapped;
-    if (!mapped) return undefined;
-    const [o, n] = this.range(name);
-    return [{ view: mapped.view(o, n), base: 0, fresh: 0, keep: 0 }];
   }
 
   /**
    * Section `name` from its start in pieces of `chunk` bytes (and what the last kept), read through one
    * buffer, each piece's bytes overwritten by the next's: `view`, the bytes from the section's offset
-   * `base` (those from `fresh` on were not given before). The reader sets the piece's `keep` to how
-   * many bytes of its end begin the next piece (none unless set), and stops by leaving the loop.
+   * `base`. The reader sets the piece's `keep` to how many bytes of its end begin the next piece
+   * (none unless set), and stops by leaving the loop.
    */
   private *pieces(name: string, chunk: number): Generator<Piece> {
     const [o, total] = this.range(name);
@@ -1186,7 +1091,7 @@ export class GraphStore {
       const got = whole ? whole.copy(target, 0, at, at + len) : this.bytes.readInto ? this.bytes.readInto(target, o + at) : this.bytes.read(o + at, len).copy(target);
       if (got === 0) return;
       const filled = carry + got;
-      const piece: Piece = { view: buf.subarray(0, filled), base, fresh: carry, keep: 0 };
+      const piece: Piece = { view: buf.subarray(0, filled), base, keep: 0 };
       yield piece;
       carry = Math.max(0, Math.min(piece.keep, filled));
       buf.copy(buf, 0, filled - carry, filled);

@@ -13,8 +13,6 @@ interface MapFile {
   mapFile(path: string): Buffer | undefined;
   /** Whether no process has the file open or mapped (false when it cannot tell). */
   unshared(path: string): boolean;
-  /** The first index at or after `from` where `haystack`, ASCII capitals lowered, holds `needle`, or -1 (absent from an addon built before it). */
-  foldedIndexOf?(haystack: Buffer, needle: Buffer, from: number): number;
 }
 
 let addon: MapFile | null | undefined;
@@ -31,12 +29,6 @@ export function readWhole(file: string): Buffer {
 /** All of `file`'s bytes over a private map, or undefined when the addon is not built or the file cannot be mapped. */
 export function mapWhole(file: string): Buffer | undefined {
   return mapper()?.mapFile(file);
-}
-
-/** The addon's case-folding search (see map_file.c), or undefined when it is not built. */
-export function foldedIndexOf(): MapFile['foldedIndexOf'] {
-  // A Node-API function, which uses no `this`: given as it is.
-  return mapper()?.foldedIndexOf;
 }
 
 function mapper(): MapFile | null {

@@ -13,7 +13,7 @@ import { asBytes, layoutSections, openSections, viewAs } from '../graph/sections
 import { cacheKey } from './key.js';
 // The addon loader alone, not the parse stage's entry: a query must not load the parser.
 import { loadAddon } from '../parse/addon.js';
-import { foldedIndexOf, mapWhole } from './mapped.js';
+import { mapWhole } from './mapped.js';
 import { deserialize, serialize } from 'node:v8';
 import type { FileMove } from '../graph/remap.js';
 
@@ -353,10 +353,6 @@ function mappedBytes(map: Buffer): StoreBytes {
     return b;
   };
   return {
-    mapped: {
-      view: (offset: number, length: number) => open().subarray(offset, offset + length),
-      foldedIndexOf: foldedIndexOf(),
-    },
     close() {
       // Unmapped when the last view of it is collected.
       b = undefined;

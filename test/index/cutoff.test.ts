@@ -15,7 +15,9 @@ import { readFactsPack, readPack, writePack } from '../../src/index/cache.js';
 import { encodeStore, moveStoreLines, remapLines, remapPackedLines } from '../../src/graph/index.js';
 import { encodeFreshness, freshNow, manifestPaths, readFreshness } from '../../src/index/stored.js';
 import { writeParts } from '../../src/index/atomic.js';
-import { moveStoreLinesParts } from '../../src/graph/store.js';
+import { bufferBytes, GraphStore, moveStoreLinesParts } from '../../src/graph/store.js';
+import { symbolName } from '../../src/graph/lookup.js';
+import type { SymbolFields } from '../../src/resolve/symbols.js';
 import { remapPackedBytes } from '../../src/graph/remap.js';
 import { decodePacked, encodePacked, packGraph, summarize, unpackGraph } from '../../src/graph/pack.js';
 import type { Graph } from '../../src/model/index.js';
@@ -427,6 +429,30 @@ describe('early cut-off', () => {
     assert.deepEqual(decodePacked(Buffer.concat(remapped.parts)), remapPackedLines(remapPackedLines(packGraph(graph), file, lines)!, other, back)!);
     assert.deepEqual(unpackGraph(decodePacked(Buffer.concat(remapped.parts))), normal(both));
     assert.equal(remapPackedBytes(Buffer.concat(encodePacked(packGraph(graph))), [[file, new Map([[1, 1]])]]), undefined, 'a line with no new place');
+  });
+
+  it('gives a moved file\'s records their new docs in the store, and their search texts with them', () => {
+    const graph = freshGraph(tree());
+    const file = 'pkg/kubelet/kubelet.go';
+    const lines = new Map<number, number>();
+    for (let n = 0; n <= 5000; n++) lines.set(n, n + 2);
+    const own = graph.symbols.filter((s) => s.file === file && s.id !== s.pkg);
+    const target = own.find((s) => s.doc)!;
+    assert.ok(target, 'the fixture has a documented symbol in the file');
+    // Each symbol of the file its fields as the file's new facts give them; the target a new doc.
+    const doc = 'Zebras cross here.';
+    const fields: SymbolFields = new Map();
+    for (const s of own) if (!fields.has(symbolName(s.id, s.pkg))) fields.set(symbolName(s.id, s.pkg), [{ doc: s === target ? doc : s.doc, fingerprint: s.fingerprint }]);
+    const moved = remapLines(graph, file, lines)!;
+    const want: Graph = { ...moved, symbols: moved.symbols.map((s) => (s.id === target.id && s.file === file ? { ...s, doc } : s)) };
+    const parts = moveStoreLinesParts(encodeStore(graph, 'one'), 'one', 'two', [[file, lines, fields]]);
+    assert.ok(parts);
+    const bytes = Buffer.concat(parts);
+    assert.ok(bytes.equals(encodeStore(want, 'two')), 'byte for byte the store of the graph with the lines moved and the new doc');
+    const store = new GraphStore(bufferBytes(bytes));
+    assert.deepEqual([...store.symbolsHolding('zebras')].map((r) => r.id), [target.id], 'a search finds the new doc');
+    const old = target.doc!.toLowerCase();
+    assert.ok(![...store.symbolsHolding(old)].some((r) => r.id === target.id), 'and not the old one');
   });
 
   it('leaves the query store as it is when the graph is kept, and writes only the manifest file beside it', () => {

@@ -11,9 +11,8 @@ import { buildIndex, indexDir, openStore } from '../../src/index/build.js';
 import { readStore, storeOnDisk } from '../../src/index/stored.js';
 import { defaultBuildContext } from '../../src/source/index.js';
 import { bufferBytes, encodeStore, GraphStore, GraphView, SymbolTable } from '../../src/graph/index.js';
-import { lowerAscii } from '../../src/graph/store.js';
-import { foldedIndexOf } from '../../src/index/mapped.js';
 import { lastName } from '../../src/graph/lookup.js';
+import { loadAddon } from '../../src/parse/addon.js';
 import type { Graph } from '../../src/model/index.js';
 import { tempDir } from '../helpers/temp.js';
 
@@ -71,15 +70,16 @@ describe('query store', () => {
     assert.ok(read > 0 && read < graph.symbols.length / 10, `${read} records read of ${graph.symbols.length}`);
     // A text most records hold: every record, as without the cut.
     assert.equal([...store.symbolsHolding('k8s.io')].length, [...store.allSymbols()].length);
-    // A key of every record ("kind", "line" in "endLine", "name"): the records that hold it elsewhere.
-    for (const key of ['kind', 'line', 'name', 'nd']) {
+    // A key of every record's JSON ("kind", "line" in "endLine", "name"), a quote, a backslash, a
+    // letter past ASCII: exactly the records whose ID, name or doc holds it once lower cased.
+    const holds = (r: { id: string; name: string; doc?: string }, t: string) => [r.id, r.name, r.doc ?? ''].some((x) => x.toLowerCase().includes(t));
+    for (const key of ['kind', 'line', 'name', 'nd', 'relist', '"', '\\', 'ü', 'pleg.(*']) {
       const records = [...store.symbolsHolding(key)];
-      const json = [...store.allSymbols()].filter((r) => JSON.stringify(r).toLowerCase().replace(/[{,]"[a-z0-9]+":/gi, '').includes(key));
-      assert.deepEqual(records.map((r) => r.id), json.map((r) => r.id), key);
+      assert.deepEqual(records.map((r) => r.id), [...store.allSymbols()].filter((r) => holds(r, key)).map((r) => r.id), key);
       assert.ok(records.length < graph.symbols.length / 2, `${key}: ${records.length} records read of ${graph.symbols.length}`);
     }
-    // Read a few bytes at a time (a text across two pieces, a record's start at a piece's end), from
-    // the bytes or from the file: the same records as read whole.
+    // From the bytes or from the file, the records read a few bytes at a time where every record is
+    // read (a text most records hold: a record's start at a piece's end): the same records as read whole.
     const cache = tempDir('ka-store-chunks-');
     buildIndex({ root: fixture, ctx: defaultBuildContext(), cacheDir: cache });
     // The file read as sections are asked for, and mapped (where the addon is built).
@@ -93,61 +93,16 @@ describe('query store', () => {
       }
     }
     for (const s of onDisk) s.close();
-    // The last names, read in pieces from the file and in place from the map (stores that have not
+    // The IDs by their last names, from the file read as asked and from the map (stores that have not
     // read their names whole): the same IDs.
     const keep = (last: string) => /^[a-s]/i.test(last);
     const opened = (how: 'read' | 'map') => readStore({ root: fixture, ctx: defaultBuildContext(), cacheDir: cache }, how)!;
     const [byRead, byMap] = [opened('read'), opened('map')];
-    assert.deepEqual(byMap.symbolIdsByLastName(keep, 3, 12), byRead.symbolIdsByLastName(keep, 3, 12, 7));
+    assert.deepEqual(byMap.symbolIdsByLastName(keep, 3, 12), byRead.symbolIdsByLastName(keep, 3, 12));
     assert.ok(byMap.symbolIdsByLastName(keep, 3, 12).length > 10);
     assert.deepEqual(byMap.symbolIdsByLastName(() => true), store.symbolIds(), 'every ID, the last one too');
     byRead.close();
     byMap.close();
-  });
-
-  it('lowers the ASCII capitals of a byte range, four at a time or one, and no other byte', () => {
-    const one = (c: number) => (c >= 65 && c <= 90 ? c | 32 : c);
-    // Every byte value, in each of the four alignments, whole and cut at each end.
-    const bytes = Buffer.from(Array.from({ length: 256 }, (_, i) => i));
-    for (let off = 0; off < 4; off++) {
-      for (const [from, to] of [[0, 256], [1, 255], [3, 200], [5, 6], [9, 9]]) {
-        const room = Buffer.alloc(264);
-        const b = room.subarray(off, off + 256);
-        bytes.copy(b);
-        lowerAscii(b, from, to);
-        const want = bytes.map((c, i) => (i >= from && i < to ? one(c) : c));
-        assert.deepEqual([...b], [...want], `offset ${off}, bytes ${from} to ${to}`);
-        assert.ok(room.subarray(0, off).every((c) => c === 0) && room.subarray(off + 256).every((c) => c === 0), 'nothing outside the view');
-      }
-    }
-    // Capitals beside every other byte in a word (a carry into the next byte would show).
-    for (const c of [0x40, 0x41, 0x5a, 0x5b, 0x7f, 0x80, 0xc1, 0xda, 0xff]) {
-      const b = Buffer.from([c, 0x41, c, 0x5a, 0x5a, c, 0x41, c]);
-      lowerAscii(b, 0, 8);
-      assert.deepEqual([...b], [one(c), 0x61, one(c), 0x7a, 0x7a, one(c), 0x61, one(c)], `0x${c.toString(16)}`);
-    }
-  });
-
-  const folded = foldedIndexOf();
-  it('finds a text in bytes with their ASCII capitals lowered, natively, where lowering them and indexOf would', { skip: folded ? false : 'the native addon (map_file) is not built' }, () => {
-    const lower = (b: Buffer) => {
-      const c = Buffer.from(b);
-      lowerAscii(c, 0, c.length);
-      return c;
-    };
-    // Bytes from a small alphabet (letters in both cases, a few others, KELVIN SIGN's UTF-8), so that
-    // texts are found often, at every place of a word and across words; now and then any byte.
-    const alphabet = Buffer.from('aAbBkKeE{}"_:,0\u212a', 'utf8');
-    let seed = 7;
-    const random = (n: number) => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) % n);
-    const pick = () => (random(8) === 0 ? random(256) : alphabet[random(alphabet.length)]);
-    for (let round = 0; round < 20_000; round++) {
-      const haystack = Buffer.from(Array.from({ length: random(70) }, pick));
-      const needle = lower(Buffer.from(Array.from({ length: random(5) }, pick)));
-      const from = random(haystack.length + 2) - 1;
-      const want = needle.length === 0 ? (Math.max(0, from) <= haystack.length ? Math.max(0, from) : -1) : lower(haystack).indexOf(needle, Math.max(0, from));
-      assert.equal(folded!(haystack, needle, from), want, JSON.stringify({ haystack: [...haystack], needle: [...needle], from }));
-    }
   });
 
   it('finds in a search the records whose text lowers to ASCII from the two characters past it that do so', () => {
@@ -197,23 +152,33 @@ describe('query store', () => {
     assert.equal(JSON.stringify(moved(7)), JSON.stringify(moved()));
   });
 
-  it('finds the IDs by their last names reading the names a few bytes at a time, or whole', () => {
-    const bytes = encodeStore(graph, 'test');
+  it('finds the IDs by their last names from the store\'s last names, or from the names read whole', () => {
+    // Last names past ASCII: fewer characters than bytes (Größe: 5 and 6; 尺寸: 2 and 6).
+    const base = graph.symbols.find((s) => s.kind === 'func')!;
+    const wide = ['Größe', '尺寸', 'größe'].map((name) => ({ ...base, id: `${base.pkg}.${name}`, name }));
+    const g: Graph = { ...graph, symbols: [...graph.symbols, ...wide] };
+    const bytes = encodeStore(g, 'test');
     // A store that has not read its names whole (symbolIds does).
     const fresh = () => new GraphStore(bufferBytes(bytes));
-    const keep = (last: string) => /^[a-m]/i.test(last);
     const ids = fresh().symbolIds();
-    const want = ids.filter((id) => { const l = lastName(id); return l.length >= 4 && l.length <= 9 && keep(l); });
-    assert.ok(want.length > 5);
-    for (const chunk of [1, 2, 7, 100, 2000, undefined]) assert.deepEqual(fresh().symbolIdsByLastName(keep, 4, 9, chunk), want, `${chunk} bytes at a time`);
-    // Each distinct last name is asked once.
+    const byLength = (min: number, max: number, keep: (l: string) => boolean) => ids.filter((id) => { const l = lastName(id); return l.length >= min && l.length <= max && keep(l); });
+    const cases: [number, number, (l: string) => boolean][] = [[4, 9, (l) => /^[a-m]/i.test(l)], [5, 5, () => true], [2, 2, () => true], [0, Infinity, (l) => l.length % 2 === 0], [6, 6, () => true]];
+    for (const [min, max, keep] of cases) {
+      const want = byLength(min, max, keep);
+      assert.deepEqual(fresh().symbolIdsByLastName(keep, min, max), want, `${min} to ${max}`);
+      // With the names read whole (a path search reads them), the same.
+      const read = fresh();
+      read.nodeNames();
+      assert.deepEqual(read.symbolIdsByLastName(keep, min, max), want, `${min} to ${max}, names read whole`);
+    }
+    assert.ok(byLength(4, 9, (l) => /^[a-m]/i.test(l)).length > 5);
+    assert.ok(byLength(5, 5, () => true).includes(wide[0].id) && byLength(2, 2, () => true).includes(wide[1].id), 'the last names past ASCII are measured in characters');
+    assert.ok(!byLength(6, 6, () => true).includes(wide[0].id));
+    // Each distinct last name is asked once (Größe and größe are two).
     const asked: string[] = [];
-    assert.deepEqual(fresh().symbolIdsByLastName((l) => (asked.push(l), true), 0, Infinity, 50), ids);
+    assert.deepEqual(fresh().symbolIdsByLastName((l) => (asked.push(l), true), 0, Infinity), ids);
     assert.equal(new Set(asked).size, asked.length);
-    // With the names read whole (a path search reads them), the same.
-    const read = fresh();
-    read.nodeNames();
-    assert.deepEqual(read.symbolIdsByLastName(keep, 4, 9), want);
+    assert.ok(asked.includes('Größe') && asked.includes('größe'));
   });
 
   it('gives every node the same callers and callees, in the same order', () => {
@@ -267,7 +232,7 @@ describe('query store', () => {
     assert.ok(storeOnDisk(indexDir(loc)).base, 'the store is there');
     assert.equal(mapped(), false, 'storeOnDisk leaves no map of the store');
     const query = readStore(loc);
-    if (foldedIndexOf()) assert.equal(mapped(), true, 'a query maps it where the addon is built');
+    if (loadAddon('map_file')) assert.equal(mapped(), true, 'a query maps it where the addon is built');
     query!.close();
   });
 

@@ -83,86 +83,10 @@ static napi_value unshared(napi_env env, napi_callback_info info) {
   return out;
 }
 
-/* The byte with its ASCII capital letters lowered, every other byte as it is. */
-static inline uint8_t fold(uint8_t c) {
-  return c >= 'A' && c <= 'Z' ? (uint8_t)(c | 0x20) : c;
-}
-
-#define ONES 0x0101010101010101ULL
-#define HIGHS 0x8080808080808080ULL
-
-/* The bytes of an 8-byte word `w` that read as `want` once those letters are folded (`mask`): the high
-   bit of each such byte set; the lowest bit set is exact (a borrow only marks bytes above a match). */
-static inline uint64_t matches(uint64_t w, uint64_t mask, uint64_t want) {
-  uint64_t x = (w | mask) ^ want;
-  return (x - ONES) & ~x & HIGHS;
-}
-
-/*
- * foldedIndexOf(haystack, needle, from) -> the first index at or after `from` where `haystack`, its
- * ASCII capitals lowered, holds `needle` (bytes with no ASCII capital), or -1. Eight places at a time
- * are looked at for the needle's first two bytes (its first one when it is one byte long): for a
- * lower-case letter, a byte with bit 5 set equals it exactly when the byte is that letter or its
- * capital; for any other byte, the byte itself. Each place found is then compared byte by byte.
- * Nothing is copied: the haystack may be a map of a file. (One byte alone stopped the scan at most
- * words of JSON for a common letter such as e.)
- */
-static napi_value folded_index_of(napi_env env, napi_callback_info info) {
-  size_t argc = 3;
-  napi_value argv[3];
-  napi_value out;
-  uint8_t *h = NULL, *n = NULL;
-  size_t hn = 0, nn = 0;
-  int64_t from = 0;
-  if (napi_get_cb_info(env, info, &argc, argv, NULL, NULL) != napi_ok || argc < 3 ||
-      napi_get_buffer_info(env, argv[0], (void **)&h, &hn) != napi_ok ||
-      napi_get_buffer_info(env, argv[1], (void **)&n, &nn) != napi_ok ||
-      napi_get_value_int64(env, argv[2], &from) != napi_ok) {
-    napi_throw_type_error(env, NULL, "foldedIndexOf(haystack: Buffer, needle: Buffer, from: number)");
-    return NULL;
-  }
-  int64_t found = -1;
-  if (from < 0) from = 0;
-  if (nn == 0) found = (size_t)from <= hn ? from : -1;
-  else if (nn <= hn && (size_t)from <= hn - nn) {
-    const int pair = nn >= 2;
-    const uint8_t b0 = n[0], b1 = pair ? n[1] : 0;
-    const uint64_t m0 = b0 >= 'a' && b0 <= 'z' ? 0x20 * ONES : 0, w0 = b0 * ONES;
-    const uint64_t m1 = b1 >= 'a' && b1 <= 'z' ? 0x20 * ONES : 0, w1 = b1 * ONES;
-    const size_t last = hn - nn;
-    size_t i = (size_t)from;
-    while (i <= last && found < 0) {
-      /* Eight places at once while the words read lie within the haystack. */
-      if (i + 8 + pair <= hn && i + 7 <= last) {
-        uint64_t a, z;
-        memcpy(&a, h + i, 8);
-        z = matches(a, m0, w0);
-        if (pair && z) {
-          uint64_t b;
-          memcpy(&b, h + i + 1, 8);
-          z &= matches(b, m1, w1);
-        }
-        if (z == 0) {
-          i += 8;
-          continue;
-        }
-        i += (size_t)(__builtin_ctzll(z) >> 3);
-      }
-      size_t j = 0;
-      while (j < nn && fold(h[i + j]) == n[j]) j++;
-      if (j == nn) found = (int64_t)i;
-      else i++;
-    }
-  }
-  napi_create_int64(env, found, &out);
-  return out;
-}
-
 NAPI_MODULE_INIT() {
   napi_property_descriptor props[] = {
     { "mapFile", NULL, map_file, NULL, NULL, NULL, napi_default, NULL },
     { "unshared", NULL, unshared, NULL, NULL, NULL, napi_default, NULL },
-    { "foldedIndexOf", NULL, folded_index_of, NULL, NULL, NULL, napi_default, NULL },
   };
   napi_define_properties(env, exports, sizeof props / sizeof props[0], props);
   return exports;
