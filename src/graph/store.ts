@@ -675,6 +675,8 @@ function hashTable(n: number, hashOf: (i: number) => number): Int32Array {
 /** Reads byte ranges of the store: from a whole buffer, or from an open file on demand. */
 export interface StoreBytes {
   read(offset: number, length: number): Buffer;
+  /** Reading a whole section costs no copy (a map of it): the store reads sections whole, not in slices or pieces. */
+  sections?: boolean;
   /** Reads `target.length` bytes at `offset` into `target` (fewer at the end): how many. Without it, read's bytes are copied. */
   readInto?(target: Buffer, offset: number): number;
   /** Releases what backs the bytes (an open file); reads after it fail. */
@@ -773,7 +775,7 @@ export class GraphStore {
 
   /** `n` bytes at `at` within a section: from the section if it was read whole, else from the file. */
   private slice(name: string, at: number, n: number): Buffer {
-    const whole = this.cache.get(name);
+    const whole = this.cache.get(name) ?? (this.bytes.sections ? this.section(name) : undefined);
     if (whole) return whole.subarray(at, at + n);
     const [o] = this.range(name);
     return this.bytes.read(o + at, n);
@@ -1077,6 +1079,10 @@ export class GraphStore {
    */
   private *pieces(name: string, chunk: number): Generator<Piece> {
     const [o, total] = this.range(name);
+    if (this.bytes.sections && total > 0) {
+      yield { view: this.section(name), base: 0, keep: 0 };
+      return;
+    }
     const whole = this.cache.get(name);
     const size = Math.max(1, chunk);
     // Room for what a piece's end keeps for the next (a few bytes, a line) before it must grow.

@@ -13,7 +13,7 @@ import { asBytes, layoutSections, openSections, viewAs } from '../graph/sections
 import { cacheKey } from './key.js';
 // The addon loader alone, not the parse stage's entry: a query must not load the parser.
 import { loadAddon } from '../parse/addon.js';
-import { mapWhole } from './mapped.js';
+import { rangeMapper } from './mapped.js';
 import { deserialize, serialize } from 'node:v8';
 import type { FileMove } from '../graph/remap.js';
 
@@ -342,59 +342,37 @@ export function sameFreshness(f: Freshness, stamp: string, m: Manifest): boolean
 }
 
 /**
- * The store's bytes over a private map of its file (see mapped.ts): a section a query reads is the page
- * cache's pages, faulted in as they are touched, where a read copies it into memory the process must
- * first touch (a page's first touch costs more than the copy on the VMs we measure on).
- */
-function mappedBytes(map: Buffer): StoreBytes {
-  let b: Buffer | undefined = map;
-  const open = (): Buffer => {
-    if (!b) throw new Error('the query store was closed');
-    return b;
-  };
-  return {
-    close() {
-      // Unmapped when the last view of it is collected.
-      b = undefined;
-    },
-    read(offset, length) {
-      const m = open();
-      return m.subarray(Math.min(offset, m.length), Math.min(offset + length, m.length));
-    },
-    readInto(target, offset) {
-      const m = open();
-      return offset >= m.length ? 0 : m.copy(target, 0, offset, Math.min(offset + target.length, m.length));
-    },
-  };
-}
-
-/**
- * The query store in this format, fresh or not (its header only is read): over a map of its file when
- * the addon is built, else (or with `how` 'read') read from the file as sections are asked for.
+ * The query store in this format, fresh or not (its header only is read), from its file as sections
+ * are asked for: each section of 64 KB or more over a private map of its own where the addon is built
+ * (see mapped.ts), else (or with `how` 'read') read with pread.
  */
 export function readStore(opts: StoreLocation, how: 'map' | 'read' = 'map'): GraphStore | undefined {
   return readStoreIn(indexDir(opts), how);
 }
 
+/** The least bytes a read of the query store maps rather than copies. */
+const MAP_AT_LEAST = 1 << 16;
+
 function readStoreIn(dir: string, how: 'map' | 'read' = 'map'): GraphStore | undefined {
   const file = join(dir, STORE_FILE);
-  const mapped = how === 'map' ? mapWhole(file) : undefined;
-  if (mapped) {
-    try {
-      return new GraphStore(mappedBytes(mapped));
-    } catch {
-      return undefined;
-    }
-  }
   try {
     let fd = openSync(file, 'r');
-    // The descriptor stays open until close(): sections are read as needed.
+    const map = how === 'map' ? rangeMapper() : undefined;
+    // The descriptor stays open until close(): sections are read as needed. A section's map is the
+    // page cache's own pages, faulted in as they are touched, where a read copies it into memory the
+    // process must first touch (a page's first touch costs more than the copy on the VMs we measure
+    // on). Each section is mapped alone: V8 counts a map as external memory, and the whole store
+    // (69 MB on v1.28) was past the 64 MB that starts a full collection in every query.
     const bytes: StoreBytes = {
+      sections: map !== undefined,
       close() {
         if (fd >= 0) closeSync(fd);
         fd = -1;
       },
       read(offset, length) {
+        if (fd < 0) throw new Error('the query store was closed');
+        const mapped = map && length >= MAP_AT_LEAST ? map(fd, offset, length) : undefined;
+        if (mapped) return mapped;
         const b = Buffer.allocUnsafe(length);
         return b.subarray(0, bytes.readInto!(b, offset));
       },

@@ -224,16 +224,29 @@ describe('query store', () => {
     assert.throws(() => new SymbolTable(store).lookup('Kubelet.syncLoop'), /closed/, 'nothing is read after close()');
   });
 
-  it('maps the store for a query, but not where a build reads its header (a watch would keep each map until a collection)', { skip: existsSync('/proc/self/maps') ? false : 'needs /proc/self/maps' }, () => {
+  it('maps the sections of the store a query reads, but not where a build reads its header (a watch would keep each map until a collection)', { skip: existsSync('/proc/self/maps') ? false : 'needs /proc/self/maps' }, () => {
     const loc = { root: fixture, ctx: defaultBuildContext(), cacheDir: tempDir('ka-store-maps-') };
     buildIndex(loc);
     const file = join(indexDir(loc), 'query.bin');
     const mapped = () => readFileSync('/proc/self/maps', 'utf8').includes(file);
     assert.ok(storeOnDisk(indexDir(loc)).base, 'the store is there');
     assert.equal(mapped(), false, 'storeOnDisk leaves no map of the store');
-    const query = readStore(loc);
-    if (loadAddon('map_file')) assert.equal(mapped(), true, 'a query maps it where the addon is built');
-    query!.close();
+    // A store whose names and records are sections of 64 KB and more (the fixture's are smaller, and
+    // are read, not mapped): a query maps those it reads, and reads the same from them.
+    const base = graph.symbols.find((s) => s.kind === 'func')!;
+    const many = Array.from({ length: 3000 }, (_, i) => ({ ...base, id: `${base.pkg}.Generated${i}`, name: `Generated${i}`, doc: `Generated function number ${i}.` }));
+    const big: Graph = { ...graph, symbols: [...graph.symbols, ...many] };
+    writeFileSync(file, encodeStore(big, 'big'));
+    const want = new GraphStore(bufferBytes(encodeStore(big, 'big')));
+    const query = readStore(loc)!;
+    assert.equal(mapped(), false, 'its header is read, not mapped');
+    assert.deepEqual(query.symbolIds(), want.symbolIds());
+    if (loadAddon('map_file')) assert.equal(mapped(), true, 'a query maps the sections it reads where the addon is built');
+    assert.deepEqual(query.get(many[1234].id), want.get(many[1234].id));
+    assert.deepEqual([...query.symbolsHolding('number 2999')].map((r) => r.id), [many[2999].id]);
+    assert.deepEqual([...query.allSymbols()], [...want.allSymbols()]);
+    query.close();
+    assert.throws(() => query.callers(base.id), /closed/, 'no section is read after close()');
   });
 
   it('reads a store of another format as none, and leaves no file open', { skip: existsSync('/proc/self/fd') ? false : 'needs /proc/self/fd to count open files' }, () => {
