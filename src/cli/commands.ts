@@ -288,7 +288,7 @@ export async function goroutinesCommand(o: CommonOptions & { all?: boolean }, io
       for (const g of list) out(`  ${g.target}\n      started by ${g.starter} via ${g.via}${g.period ? `, every ${g.period}` : ''}  (${g.file}:${g.line})\n`);
     }
     return 0;
-  }, { concurrency: true });
+  });
 }
 
 export async function channelsCommand(sym: string, o: CommonOptions, io: Io): Promise<number> {
@@ -306,6 +306,6 @@ export async function channelsCommand(sym: string, o: CommonOptions, io: Io): Pr
       }
     }
     return 0;
-  }, { concurrency: true });
+  });
 }
 

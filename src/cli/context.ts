@@ -79,34 +79,37 @@ export interface Queries {
   concurrency(): Concurrency;
 }
 
-/** What a query asks of withQueries besides the store: the goroutines and channels (see Queries.concurrency). */
-export interface QueryNeeds {
-  concurrency?: boolean;
-}
-
 /** Thrown by Queries.concurrency when the index folder's graph file is not the store's graph: the query runs again after a build. */
 class NotStored extends Error {}
+
+/** Thrown by Queries.concurrency when the store does not keep them and the indexer's code is not loaded: the query runs again with it. */
+class NeedsIndexer extends Error {}
 
 /**
  * Runs one of the one-shot queries (show, callers, callees, path, search, goroutines, channels) on the
  * on-disk query store, so neither the parser nor the whole graph is loaded (goroutines and channels
- * read the graph file's section that holds them). The store's freshness check runs on threads
- * while `fn` looks up its answer; the answer is printed only if the store was fresh. Otherwise (or
- * with no store) the index is rebuilt, which writes the store, and `fn` runs again on it. `fn` prints
- * through `out`; the store is closed afterwards (main() can run many commands in one process).
+ * read the store's sections that hold them, or with a watch's delta the graph file's). The store's
+ * freshness check runs on threads while `fn` looks up its answer; the answer is printed only if the
+ * store was fresh. Otherwise (or with no store) the index is rebuilt, which writes the store, and `fn`
+ * runs again on it. `fn` prints through `out`; the store is closed afterwards (main() can run many
+ * commands in one process).
  */
-export async function withQueries<T>(o: CommonOptions, io: Io, fn: (q: Queries, out: (s: string) => void) => T, needs: QueryNeeds = {}): Promise<T> {
+export async function withQueries<T>(o: CommonOptions, io: Io, fn: (q: Queries, out: (s: string) => void) => T): Promise<T> {
   const root = await sourceDir(o, io);
   const location = { root, ctx: buildContext(o), scope: scopeOf(o), cacheDir: cacheDirOf(o, io) };
-  // The graph file is read by the indexer's code (loaded only when a query needs it).
-  const built = needs.concurrency ? await import('../index/build.js') : undefined;
+  // The store keeps the goroutines and channels; with a delta from a watch (which does not carry
+  // them), the graph file has them, read by the indexer's code, loaded only then.
+  let built: typeof import('../index/build.js') | undefined;
   const fromStore = () => withoutOptimizingCompiler(() => {
     const pending = openStorePending(location);
     if (!pending) return undefined;
     const printed: string[] = [];
     let result: { value: T } | { error: unknown };
     const concurrency = (): Concurrency => {
-      const c = built?.storedConcurrency(indexDir(location), pending.graph);
+      const own = pending.store.concurrency();
+      if (own) return own;
+      if (!built) throw new NeedsIndexer();
+      const c = built.storedConcurrency(indexDir(location), pending.graph);
       if (!c) throw new NotStored();
       return c;
     };
@@ -118,12 +121,23 @@ export async function withQueries<T>(o: CommonOptions, io: Io, fn: (q: Queries, 
     const stale = !pending.fresh() || ('error' in result && result.error instanceof NotStored);
     pending.store.close();
     if (stale) return undefined;
-    if ('error' in result) throw result.error;
+    if ('error' in result) {
+      if (result.error instanceof NeedsIndexer) return 'indexer' as const;
+      throw result.error;
+    }
     // One write: a call tree is hundreds of lines, and each write to a pipe or file is a system call.
     if (printed.length) io.out(printed.join(''));
     return result;
   });
-  const answered = fromStore();
+  /** fromStore, with the indexer's code loaded and the query run again when the store alone could not answer. */
+  const answer = async () => {
+    const first = fromStore();
+    if (first !== 'indexer') return first;
+    built = await import('../index/build.js');
+    const again = fromStore();
+    return again === 'indexer' ? undefined : again;
+  };
+  const answered = await answer();
   if (answered) {
     await backgroundAsked(o, io, root);
     return answered.value;
@@ -132,7 +146,7 @@ export async function withQueries<T>(o: CommonOptions, io: Io, fn: (q: Queries, 
   // that reused the stored graph has not decoded it). Only if it cannot be read does the graph answer.
   const { result } = await indexResult(o, io, false, root);
   await backgroundAsked(o, io, root);
-  const again = fromStore();
+  const again = await answer();
   if (again) return again.value;
   return fn({ table: new SymbolTable(result.graph.symbols), view: new GraphView(result.graph), root, concurrency: () => result.concurrency }, io.out);
 }

@@ -1,45 +1,11 @@
 /** A graph with one file's lines moved: what a file whose facts only moved (see positionShift) gives. */
-import type { ChannelOpRecord, Diagnostic, Graph, GoroutineRecord, SymbolRecord } from '../model/index.js';
+import type { Diagnostic, Graph, SymbolRecord } from '../model/index.js';
+import { Mover, movedRecords } from './mover.js';
 import { deserialize, serialize } from 'node:v8';
 import { appendedStrings, EDGE_LINE, layoutPacked, openPacked, packedStringsAt, SYM_FIELDS, SYM_LINES, SYM_W, UNRES_LINE, type PackedGraph } from './pack.js';
 import { asBytes } from './sections.js';
 import type { SymbolFields } from '../resolve/index.js';
 import { symbolName } from './lookup.js';
-
-/** Maps lines of one file, noting any line the map does not know. */
-class Mover {
-  complete = true;
-  readonly origin: string;
-
-  constructor(readonly file: string, private readonly lines: ReadonlyMap<number, number>) {
-    this.origin = `make@${file}:`;
-  }
-
-  to(n: number): number {
-    const m = this.lines.get(n);
-    if (m === undefined) this.complete = false;
-    return m ?? n;
-  }
-
-  /** Channel operations, goroutine starts and diagnostics: the records both forms of the graph keep as objects. */
-  records(g: { channels: ChannelOpRecord[]; goroutines: GoroutineRecord[]; diagnostics: Diagnostic[] }) {
-    const { file, origin } = this;
-    const moveOrigin = (o: string): string => (o.startsWith(origin) ? origin + this.to(Number(o.slice(origin.length))) : o);
-    return {
-      channels: g.channels.map((c) => {
-        const moved = c.file === file ? { ...c, line: this.to(c.line) } : c;
-        return c.origins?.some((o) => o.startsWith(origin)) ? { ...moved, origins: c.origins.map(moveOrigin) } : moved;
-      }),
-      goroutines: g.goroutines.map((r) => (r.file === file ? { ...r, line: this.to(r.line) } : r)),
-      diagnostics: this.diagnostics(g.diagnostics),
-    };
-  }
-
-  /** The diagnostics placed in the file, moved. */
-  diagnostics(ds: Diagnostic[]): Diagnostic[] {
-    return ds.map((d) => (d.file === this.file && d.line !== undefined ? { ...d, line: this.to(d.line) } : d));
-  }
-}
 
 /**
  * A package's own record names its first file at line 1 without standing there (see collectSymbols):
@@ -153,13 +119,7 @@ export function remapPackedBytes(bytes: Buffer, moves: FileMove[]): { parts: Buf
  * them; undefined when a line is not in its file's map.
  */
 export function movedRest(rest: PackedGraph['rest'], moves: readonly FileMove[]): PackedGraph['rest'] | undefined {
-  let out = rest;
-  for (const [file, lines] of moves) {
-    const m = new Mover(file, lines);
-    out = { ...out, ...m.records(out) };
-    if (!m.complete) return undefined;
-  }
-  return out;
+  return movedRecords(rest, moves);
 }
 
 /** The three tables whose rows hold lines, as a packed graph lays them out. */

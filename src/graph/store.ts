@@ -13,6 +13,7 @@ import type { Edge, EdgeKind, EdgeMode, Graph, SymbolRecord } from '../model/ind
 import { endsLastName, lastName, replacesRecord, symbolName } from './lookup.js';
 import { EDGE_W, firstUse, packGraph, spareFor, SYM_W, textRuns, type KeptText, type PackedGraph, type Spare } from './pack.js';
 import type { FileMove } from './remap.js';
+import { Mover, movedRecords, type MovableRecords } from './mover.js';
 import type { SymbolFields } from '../resolve/index.js';
 import { align8, asBytes, layoutSections, openSections, viewAs, type OpenedSections } from './sections.js';
 import type { Overlay } from './delta.js';
@@ -24,6 +25,9 @@ const MODES: EdgeMode[] = ['call', 'go', 'defer', 'ref'];
 const REF = MODES.indexOf('ref');
 /** Ints per edge in the adjacency arrays: other end, kind*8+mode, file, line, how, confidence×1000. */
 const W = 6;
+
+/** The goroutine starts and channel operations the store keeps (see GraphStore.concurrency). */
+export type StoredConcurrency = Pick<Graph, 'goroutines' | 'channels'>;
 
 interface Header {
   v: 1;
@@ -173,6 +177,9 @@ export function encodeStoreParts(g: Graph, graph: string, packed: PackedGraph = 
     // The file and how strings are a section of their own, read only when an edge is printed: the
     // header, parsed by every query, stays a few hundred bytes.
     ['strings', Buffer.from(JSON.stringify(strings))],
+    // The goroutine starts and channel operations, for `goroutines` and `channels` (see concurrency).
+    ['goroutines', Buffer.from(JSON.stringify(g.goroutines))],
+    ['channels', Buffer.from(JSON.stringify(g.channels))],
   ];
   // A process that encodes once (no watch) keeps nothing for a next encode.
   if (!opts.keep) lastRecords = spareRecords = lastSearch = spareSearch = lastNamed = spareNames = ranked = undefined;
@@ -547,6 +554,12 @@ export function moveStoreLinesParts(old: Buffer, from: string, graph: string, mo
       ['symbolJson', json.parts],
       ['symbolStart', asBytes(json.start)],
     ]);
+    // The goroutine starts and channel operations of the moved files at their new lines.
+    const goroutines = JSON.parse(section('goroutines').toString('utf8')) as StoredConcurrency['goroutines'];
+    const channels = JSON.parse(section('channels').toString('utf8')) as StoredConcurrency['channels'];
+    const moved = movedRecords({ goroutines, channels, diagnostics: [] }, moves);
+    if (!moved) return undefined;
+    replaced.set('goroutines', Buffer.from(JSON.stringify(moved.goroutines))).set('channels', Buffer.from(JSON.stringify(moved.channels)));
     if (searchAgain.length) {
       const search = respliced(section('searchText'), viewAs(Uint32Array, section('searchStart')), searchAgain);
       replaced.set('searchText', search.parts).set('searchStart', asBytes(search.start));
@@ -745,6 +758,32 @@ export class GraphStore {
    */
   applyDelta(delta: Overlay): void {
     this.delta = delta;
+  }
+
+  /**
+   * The graph's goroutine starts and channel operations, with the moves' lines moved, each list read
+   * when it is first asked for; undefined with a delta (it does not carry them: the caller reads them
+   * from the graph file), or in a store written without them (by 8c744be to e207d11). A line a move
+   * does not know stays where it is, as in the store's other records (see moveLines).
+   */
+  concurrency(): StoredConcurrency | undefined {
+    if (this.delta || !this.header.sections.goroutines) return undefined;
+    const read = <K extends keyof StoredConcurrency>(name: K): StoredConcurrency[K] => {
+      const list = JSON.parse(this.section(name).toString('utf8')) as StoredConcurrency[K];
+      let records: MovableRecords = { goroutines: [], channels: [], diagnostics: [], [name]: list };
+      for (const [file, m] of this.moved ?? []) records = new Mover(file, m.lines).records(records);
+      return records[name] as StoredConcurrency[K];
+    };
+    let goroutines: StoredConcurrency['goroutines'] | undefined;
+    let channels: StoredConcurrency['channels'] | undefined;
+    return {
+      get goroutines() {
+        return (goroutines ??= read('goroutines'));
+      },
+      get channels() {
+        return (channels ??= read('channels'));
+      },
+    };
   }
 
   /** Which graph the store file holds (see Header): with a delta or moves, the graph they apply to. */

@@ -3,7 +3,8 @@ import assert from 'node:assert/strict';
 import { appendFileSync, cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { runCli } from '../helpers/cli.js';
-import { buildIndex } from '../../src/index/build.js';
+import { buildIndex, indexDir } from '../../src/index/build.js';
+import { layoutSections, openSections } from '../../src/graph/sections.js';
 import { defaultBuildContext } from '../../src/source/index.js';
 import { channelProducers } from '../../src/graph/index.js';
 import { tempDir } from '../helpers/temp.js';
@@ -91,6 +92,15 @@ describe('kubelet-atlas CLI', () => {
     const moved = JSON.parse((await run(['index', '--json', ...at])).out) as { cutOff?: string };
     assert.equal(moved.cutOff, 'positions');
     await check('lines moved');
+    // A store without them (one written by 8c744be to e207d11; a watch's delta, which does not carry
+    // them, is read the same way): the graph file's, through the indexer's code.
+    const storeFile = join(indexDir({ root, ctx: defaultBuildContext(), cacheDir: own }), 'query.bin');
+    const bytes = readFileSync(storeFile);
+    const opened = openSections<{ sections: Record<string, [number, number]> }>(bytes, bytes.toString('latin1', 0, 4), 'query store')!;
+    const kept = opened.names.filter((n) => n !== 'goroutines' && n !== 'channels');
+    assert.equal(kept.length, opened.names.length - 2);
+    writeFileSync(storeFile, Buffer.concat(layoutSections(bytes.toString('latin1', 0, 4), { ...opened.header, sections: {} }, kept.map((n): [string, Buffer] => [n, opened.section(n)]))));
+    await check('a store without them');
     const unknown = await run(['channels', 'Kubelet.syncLoopIteratio', ...at]);
     assert.equal(unknown.code, 2);
     assert.match(unknown.err, /did you mean:\n {2}k8s\.io\/kubernetes\/pkg\/kubelet\.\(\*Kubelet\)\.syncLoopIteration/);

@@ -267,6 +267,12 @@ describe('early cut-off', () => {
     assert.deepEqual(read.concurrency, concurrency);
     assert.deepEqual(storedConcurrency(indexDir(loc), readFreshness(indexDir(loc))!.graph), concurrency);
     assert.equal(storedConcurrency(indexDir(loc), 'another graph'), undefined);
+    // The store's own, with the manifest's moves made as the query reads them (as JSON keeps them:
+    // the records' undefined fields left out).
+    const store = openStore(loc)!;
+    const own = store.concurrency()!;
+    assert.deepEqual({ goroutines: own.goroutines, channels: own.channels }, JSON.parse(JSON.stringify(concurrency)), 'the goroutines and channels the store keeps, moved');
+    store.close();
     const syncLoop = fresh.symbols.find((s) => s.id.endsWith('(*Kubelet).syncLoop'))!.id;
     assert.deepEqual(callersOf(loc, syncLoop).sort(), fresh.edges.filter((e) => e.callee === syncLoop).map((e) => `${e.caller} ${e.line}`).sort());
     // Again from there: the facts the last build made are in the pack.

@@ -37,6 +37,11 @@ function sameAsFresh(built: Graph, what: string, root: string, loc: IndexOptions
   assert.ok(store, `${what}: the store answers`);
   const ids = graphIds(want).filter((id) => /kubelet/.test(id));
   assert.deepEqual(storeAnswers(store, ids), storeAnswers(new GraphStore(bufferBytes(encodeStore(want, 'whole'))), ids), `${what}: the store`);
+  // The store's own goroutines and channels, with its moves; none with a delta (the graph file's are read then).
+  const own = store.concurrency();
+  const delta = readFreshness(indexDir(loc))!.moved?.delta !== undefined;
+  // (As JSON keeps them: the records' undefined fields left out.)
+  assert.deepEqual(own && { goroutines: own.goroutines, channels: own.channels }, delta ? undefined : JSON.parse(JSON.stringify({ goroutines: want.goroutines, channels: want.channels })), `${what}: the goroutines and channels the store keeps`);
   store.close();
   const read = buildIndex({ root, ctx: loc.ctx, cacheDir: loc.cacheDir });
   // Read before the graph: from the state's delta, or the graph file's section, with its moves (see IndexResult.concurrency).
