@@ -4,7 +4,7 @@
  * string split once), the adjacency of the nodes it visits (CSR arrays, already sorted the way views
  * print them) and the records of the symbols it shows (one JSON slice each).
  *
- * Layout: 'KAQ6' (bumped with each format change), a u32 header length, a JSON header naming each
+ * Layout: 'KAQ7' (bumped with each format change), a u32 header length, a JSON header naming each
  * section's [offset, length] in bytes and the graph the store holds, then the sections, each 8-byte
  * aligned so typed arrays can view the buffer without copying. Which files the graph stands for is not
  * in the store but beside it (index/stored.ts), so that a build that keeps the graph leaves it alone.
@@ -19,7 +19,7 @@ import { align8, asBytes, layoutSections, openSections, viewAs, type OpenedSecti
 import type { Overlay } from './delta.js';
 import { scratch, zeroed } from './scratch.js';
 
-const MAGIC = 'KAQ6';
+const MAGIC = 'KAQ7';
 const KINDS: EdgeKind[] = ['static', 'interface', 'method-value', 'func-value', 'closure'];
 const MODES: EdgeMode[] = ['call', 'go', 'defer', 'ref'];
 const REF = MODES.indexOf('ref');
@@ -763,8 +763,8 @@ export class GraphStore {
   /**
    * The graph's goroutine starts and channel operations, with the moves' lines moved, each list read
    * when it is first asked for; undefined with a delta (it does not carry them: the caller reads them
-   * from the graph file), or in a store written without them (by 8c744be to e207d11). A line a move
-   * does not know stays where it is, as in the store's other records (see moveLines).
+   * from the graph file), or in a store without them. A line a move does not know stays where it is,
+   * as in the store's other records (see moveLines).
    */
   concurrency(): StoredConcurrency | undefined {
     if (this.delta || !this.header.sections.goroutines) return undefined;

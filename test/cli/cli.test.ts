@@ -92,8 +92,8 @@ describe('kubelet-atlas CLI', () => {
     const moved = JSON.parse((await run(['index', '--json', ...at])).out) as { cutOff?: string };
     assert.equal(moved.cutOff, 'positions');
     await check('lines moved');
-    // A store without them (one written by 8c744be to e207d11; a watch's delta, which does not carry
-    // them, is read the same way): the graph file's, through the indexer's code.
+    // A store without them (a watch's delta, which does not carry them, is read the same way): the
+    // graph file's, through the indexer's code.
     const storeFile = join(indexDir({ root, ctx: defaultBuildContext(), cacheDir: own }), 'query.bin');
     const bytes = readFileSync(storeFile);
     const opened = openSections<{ sections: Record<string, [number, number]> }>(bytes, bytes.toString('latin1', 0, 4), 'query store')!;
