@@ -138,9 +138,9 @@ export class SymbolTable {
    * Names closest to `name` by edit distance, case-insensitively; IDs of equal distance whose part
    * before the name ends as `qualifier` does (`Kubelet` of `Kubelet.syncPod`, pointer marks aside)
    * first, then those nearer with case counted (`run` before `Run` for `runn`), then the shorter, then
-   * by ID (UTF-16 code units: the same on every machine). Over the store only the IDs are read, not the records, and only those
-   * whose last name is near are decoded (see GraphStore.symbolIdsByLastName); each distinct last name
-   * is measured once.
+   * by ID (UTF-16 code units: the same on every machine). Over the store only the IDs are read, not
+   * the records, and only those whose last name is near are decoded (see
+   * GraphStore.symbolIdsByLastName); each distinct last name is measured once.
    */
   nearest(name: string, n: number, qualifier = ''): string[] {
     const lower = name.toLowerCase();
@@ -182,7 +182,6 @@ function qualified(id: string, last: string, qualifier: string): boolean {
   return head === qualifier || head.endsWith(`.${qualifier}`) || head.endsWith(`/${qualifier}`);
 }
 
-/** The last element of an ID: `syncLoop` of `pkg.(*Kubelet).syncLoop`, `func1` of a closure. */
 /**
  * Two IDs in the order of their UTF-16 code units: the same on every machine, where localeCompare
  * follows the locale, and costs nothing to start (the first localeCompare of a process loads ICU's
@@ -192,6 +191,7 @@ export function byCodeUnits(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
+/** The last element of an ID: `syncLoop` of `pkg.(*Kubelet).syncLoop`, `func1` of a closure. */
 export function lastName(id: string): string {
   // What /([^./()*]+)$/ takes, found from the end: the expression tried every start from the left.
   let i = id.length;
@@ -200,7 +200,7 @@ export function lastName(id: string): string {
 }
 
 /** Whether the character (or byte) code `c` is one of . / ( ) *, before which an ID's last name ends (see lastName). */
-export function endsLastName(c: number): boolean {
+function endsLastName(c: number): boolean {
   return c === 46 || c === 47 || c === 40 || c === 41 || c === 42;
 }
 

@@ -1,7 +1,7 @@
 /**
  * Lines of one file moved in the records both forms of the graph (and the query store) keep as
- * objects: channel operations, goroutine starts, diagnostics. Kept apart from remap.ts, which loads
- * node:v8, so that a query that moves them does not.
+ * objects: channel operations, goroutine starts, diagnostics. Kept apart from remap.ts, so that the
+ * query store's reader (graph/store.ts) imports the mover alone.
  */
 import type { ChannelOpRecord, Diagnostic, GoroutineRecord } from '../model/index.js';
 import type { FileMove } from './remap.js';

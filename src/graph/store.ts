@@ -10,7 +10,7 @@
  * in the store but beside it (index/stored.ts), so that a build that keeps the graph leaves it alone.
  */
 import type { Edge, EdgeKind, EdgeMode, Graph, SymbolRecord } from '../model/index.js';
-import { endsLastName, lastName, replacesRecord, symbolName } from './lookup.js';
+import { lastName, replacesRecord, symbolName } from './lookup.js';
 import { EDGE_W, firstUse, packGraph, spareFor, SYM_W, textRuns, type KeptText, type PackedGraph, type Spare } from './pack.js';
 import type { FileMove } from './remap.js';
 import { Mover, movedRecords, type MovableRecords } from './mover.js';
@@ -489,9 +489,10 @@ export function moveStoreLines(old: Buffer, from: string, to: string, file: stri
  * moveStoreLines for several files at once, as the pieces to write one after another (slices of `old`
  * among them). The records of the moved files' symbols are found by searching the records section for
  * each file's `"file":` key, and only those are parsed and written again; a move with fields gives them
- * their new docs and fingerprints too (see remapPackedBytes), and their search texts. The edge lines are moved in place, in
- * `old` itself, which may be part moved when the answer is undefined: a private copy or map of the
- * store is what to pass (only the changed pages of a map are copied).
+ * their new docs and fingerprints too (see remapPackedBytes), and their search texts. The goroutine
+ * starts and channel operations are moved as well. The edge lines are moved in place, in `old`
+ * itself, which may be part moved when the answer is undefined: a private copy or map of the store
+ * is what to pass (only the changed pages of a map are copied).
  */
 export function moveStoreLinesParts(old: Buffer, from: string, graph: string, moves: FileMove[]): Buffer[] | undefined {
   try {
@@ -620,7 +621,7 @@ interface Piece {
   keep: number;
 }
 
-/** The bytes a scan of the records' JSON or the names reads at a time (see GraphStore.pieces). */
+/** The bytes a scan of the records' JSON reads at a time, when they are not mapped (see GraphStore.pieces). */
 const SCAN_CHUNK = 1 << 20;
 
 /** Whether bytes `from` to `to` of `b` hold one past ASCII. */
