@@ -103,7 +103,7 @@ export function remapPackedBytes(bytes: Buffer, moves: FileMove[]): { parts: Buf
     moveColumn(m, id, unresolved, UNRES_LINE.width, UNRES_LINE.file, [UNRES_LINE.line]);
     if (!m.complete) return undefined;
   }
-  const rest = movedRest(deserialize(p.section('rest')) as PackedGraph['rest'], moves);
+  const rest = movedRecords(deserialize(p.section('rest')) as PackedGraph['rest'], moves);
   if (!rest) return undefined;
   const moved: Record<string, Buffer | Buffer[]> = { edges: asBytes(edges), symbols: asBytes(symbols), unresolved: asBytes(unresolved), rest: serialize(rest) };
   if (moves.some((move) => move[2])) {
@@ -112,14 +112,6 @@ export function remapPackedBytes(bytes: Buffer, moves: FileMove[]): { parts: Buf
     Object.assign(moved, strings);
   }
   return { parts: layoutPacked(p.names.map((name): [string, Buffer | Buffer[]] => [name, moved[name] ?? p.section(name)])), rest };
-}
-
-/**
- * A packed graph's records (see Mover.records) with the moves' lines moved, as remapPackedBytes moves
- * them; undefined when a line is not in its file's map.
- */
-export function movedRest(rest: PackedGraph['rest'], moves: readonly FileMove[]): PackedGraph['rest'] | undefined {
-  return movedRecords(rest, moves);
 }
 
 /** The three tables whose rows hold lines, as a packed graph lays them out. */

@@ -13,7 +13,8 @@ import { appendFactsEntries, contentHash, graphFileLabelled, textHash, factsHash
 import { decodePacked, encodePacked, PACK_VERSION, packedRest, packGraph, summarize, summarizeGraph, unpackGraph, type GraphSummary, type PackedGraph } from '../graph/pack.js';
 import { encodeStoreParts, moveStoreLinesParts } from '../graph/store.js';
 import { scratch } from '../graph/scratch.js';
-import { composeMoves, moveDiagnostics, movedLineCount, movedRest, movesFit, remapPackedBytes, type FileMove } from '../graph/remap.js';
+import { composeMoves, moveDiagnostics, movedLineCount, movesFit, remapPackedBytes, type FileMove } from '../graph/remap.js';
+import { movedRecords } from '../graph/mover.js';
 import { makeSpare, writeParts, type Reuse } from './atomic.js';
 import { encodeFreshness, FRESH_FILE, freshNow, indexDir, manifestAbs, manifestDir, manifestOf, manifestPaths, nativeStatAll, readFreshness, rereadFreshness, sameFreshness, sameManifestFile, serializeMoves, storeMoves, storeOnDisk, storeState, STORE_FILE, type Freshness, type Manifest, type StoreMoves } from './stored.js';
 import { forgetDeltaBase, moveDeltaLines, storeDelta, takeDeltaBase } from '../graph/delta.js';
@@ -233,7 +234,7 @@ function storedConcurrencyLater(dir: string, state: IndexState): () => Concurren
     try {
       const stored = state.delta ? undefined : readGraphFile(file, fileLabelOf(state));
       rest = state.delta ? state.delta.rest : stored && packedRest(stored);
-      if (rest && state.moves?.length) rest = movedRest(rest, state.moves) ?? badMoves();
+      if (rest && state.moves?.length) rest = movedRecords(rest, state.moves) ?? badMoves();
     } catch (err) {
       unreadable(dir, file, err);
     }

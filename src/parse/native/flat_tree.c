@@ -35,7 +35,6 @@ typedef struct {
   uint32_t symbols;
   Words last;   /* the last result, kept between parse() and take() and reused from file to file */
   TSTree *kept; /* the last tree parse() was asked to keep, until keptTree() hands it out */
-  uint32_t shift; /* offsets in the flat tree are tree-sitter's bytes >> shift: 1 for UTF-16 text, 0 for UTF-8 */
   void *extract; /* extract_facts.c's state, made when first needed */
 } State;
 
@@ -294,8 +293,8 @@ static int emitted(const State *st, TSSymbol sym, TSFieldId field, int named, in
   return named || field || missing || (sym < st->symbols && st->keep[sym]);
 }
 
-/* Appends an emitted node's four words (the layout at the top of this file; start and end in bytes of
-   UTF-16); 0 when out of memory. */
+/* Appends an emitted node's four words (the layout at the top of this file; start and end are
+   tree-sitter's bytes >> shift: UTF-16 code units for 1, UTF-8 bytes for 0); 0 when out of memory. */
 static int push_node(Words *b, TSSymbol sym, TSFieldId field, int named, int missing, uint32_t start, uint32_t end, uint32_t parent, uint32_t shift) {
   return push(b, (uint32_t)sym | ((uint32_t)field << 16) | ((uint32_t)named << 24) | ((uint32_t)missing << 25)) &&
          push(b, start >> shift) && push(b, end >> shift) && push(b, parent);
@@ -315,16 +314,17 @@ static int descends(const State *st, TSSymbol sym, Subtree t) {
  * are never aliased); a hidden child with visible descendants is gone through in place; a node's field
  * is the one its parent's production gives its slot (not an inherited entry), else that of the nearest
  * hidden ancestor's slot, stopping at an extra. Positions are the parent's start plus the sizes of the
- * children before and the paddings of those after the first.
+ * children before and the paddings of those after the first, written as tree-sitter's bytes >> shift
+ * (see flat_words).
  */
-static int flatten(State *st, TSTree *tree, Words *b, uint32_t *count) {
+static int flatten(State *st, TSTree *tree, uint32_t shift, Words *b, uint32_t *count) {
   const TSLanguage *lang = st->lang;
   Subtree root = tree->root;
   uint32_t pos = ts_subtree_padding(root).bytes;
   TSSymbol sym = ts_language_public_symbol(lang, ts_subtree_symbol(root));
   int named = ts_subtree_named(root), missing = ts_subtree_missing(root);
   if (!emitted(st, sym, 0, named, missing)) return 1;
-  if (!push_node(b, sym, 0, named, missing, pos, pos + ts_subtree_size(root).bytes, 0xffffffffu, st->shift)) return 0;
+  if (!push_node(b, sym, 0, named, missing, pos, pos + ts_subtree_size(root).bytes, 0xffffffffu, shift)) return 0;
   *count = 1;
   if (!descends(st, sym, root)) return 1;
   Frame *frames = NULL;
@@ -360,7 +360,7 @@ static int flatten(State *st, TSTree *tree, Words *b, uint32_t *count) {
       named = alias ? ts_language_symbol_metadata(lang, alias).named : ts_subtree_named(c);
       missing = ts_subtree_missing(c);
       if (!emitted(st, sym, field, named, missing)) continue;
-      ok = push_node(b, sym, field, named, missing, at, at + ts_subtree_size(c).bytes, f->parent, st->shift);
+      ok = push_node(b, sym, field, named, missing, at, at + ts_subtree_size(c).bytes, f->parent, shift);
       (*count)++;
       if (ok && descends(st, sym, c)) ok = open_frame(&frames, &cap, &depth, lang, c, at, *count - 1, 0);
     } else if (ts_subtree_visible_child_count(c) > 0) {
@@ -401,11 +401,10 @@ static napi_value take(napi_env env, napi_callback_info info) {
  */
 static int flat_words(State *st, TSTree *tree, uint32_t shift, Words *b, uint32_t *count, uint32_t *captures) {
   b->len = 0;
-  st->shift = shift;
   *count = 0;
   *captures = 0;
   int ok = push(b, 0) && push(b, 0);
-  ok = ok && flatten(st, tree, b, count);
+  ok = ok && flatten(st, tree, shift, b, count);
   if (ok) {
     /* A tree without errors cannot match (ERROR) or (MISSING), and the other patterns start within
        three levels of the root (source_file > import_declaration > import_spec_list > import_spec):
