@@ -365,6 +365,12 @@ async function measure(source: string, root: string): Promise<number> {
       const stages = Object.keys(cold[0].timings);
       out(`    stages (median): ${stages.map((k) => `${k} ${fmt(median(cold.map((c) => c.timings[k] ?? 0)))}`).join(', ')}\n`);
       out(`    parse stage by part, summed over its threads (median): ${PARTS.map(([k, name]) => `${name} ${fmt(median(cold.map((c) => c.threads?.[k] ?? 0)))}`).join(', ')}\n`);
+      // What the ratio target leaves, against the least such a build could take on these threads: tree-sitter
+      // alone on them (measured above) and this build's resolve stage, which runs on one thread after the parse.
+      const target = workers ? 0.8 : 1.3;
+      const parseOnly = workers ? median(raws.map((r) => r.native2)) : median(rawNative);
+      const resolveStage = median(cold.map((c) => c.timings['resolve'] ?? 0));
+      out(`    the target (ratio ≤${target}) leaves ${fmt(target * base)}; tree-sitter alone on ${label} (${fmt(parseOnly)}) and this build's resolve stage (${fmt(resolveStage)}) take ${fmt(parseOnly + resolveStage)} together, ratio ${((parseOnly + resolveStage) / base).toFixed(2)}\n`);
       line(`warm index (nothing changed), ${label}`, warm.map((c) => c.ms), rss(warm));
       const changed = (name: string, xs: ChildReport[]) => {
         line(`${name} (re-parsed: ${xs[0].parsed}), ${label}`, xs.map((c) => c.ms), rss(xs));
