@@ -88,7 +88,7 @@ class NeedsIndexer extends Error {}
 /**
  * Runs one of the one-shot queries (show, callers, callees, path, search, goroutines, channels) on the
  * on-disk query store, so neither the parser nor the whole graph is loaded (goroutines and channels
- * read the store's sections that hold them, or with a watch's delta the graph file's). The store's
+ * read the store's sections that hold them or a watch's delta, else the graph file's). The store's
  * freshness check runs on threads while `fn` looks up its answer; the answer is printed only if the
  * store was fresh. Otherwise (or with no store) the index is rebuilt, which writes the store, and `fn`
  * runs again on it. `fn` prints through `out`; the store is closed afterwards (main() can run many
@@ -97,8 +97,9 @@ class NeedsIndexer extends Error {}
 export async function withQueries<T>(o: CommonOptions, io: Io, fn: (q: Queries, out: (s: string) => void) => T): Promise<T> {
   const root = await sourceDir(o, io);
   const location = { root, ctx: buildContext(o), scope: scopeOf(o), cacheDir: cacheDirOf(o, io) };
-  // The store keeps the goroutines and channels; with a delta from a watch (which does not carry
-  // them), the graph file has them, read by the indexer's code, loaded only then.
+  // The store keeps the goroutines and channels, and so does a watch's delta when they changed; with
+  // a delta that does not say (written before deltas carried them), the graph file has them, read by
+  // the indexer's code, loaded only then.
   let built: typeof import('../index/build.js') | undefined;
   const fromStore = () => withoutOptimizingCompiler(() => {
     const pending = openStorePending(location);

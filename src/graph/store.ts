@@ -762,15 +762,18 @@ export class GraphStore {
   }
 
   /**
-   * The graph's goroutine starts and channel operations, with the moves' lines moved, each list read
-   * when it is first asked for; undefined with a delta (it does not carry them: the caller reads them
-   * from the graph file), or in a store without them. A line a move does not know stays where it is,
-   * as in the store's other records (see moveLines).
+   * The graph's goroutine starts and channel operations, the store's or, when it carries them, its
+   * delta's, with the moves' lines moved (see StoreDelta.concurrency), each list read when it is first
+   * asked for. Undefined in a store without them, or with a delta that does not say (written before
+   * deltas carried them): the caller reads them from the graph file. A line a move does not know stays
+   * where it is, as in the store's other records (see moveLines).
    */
   concurrency(): StoredConcurrency | undefined {
-    if (this.delta || !this.header.sections.goroutines) return undefined;
+    const carried = this.delta?.concurrency();
+    if (carried === undefined && this.delta) return undefined;
+    if (!carried && !this.header.sections.goroutines) return undefined;
     const read = <K extends keyof StoredConcurrency>(name: K): StoredConcurrency[K] => {
-      const list = JSON.parse(this.section(name).toString('utf8')) as StoredConcurrency[K];
+      const list = carried ? carried[name] : (JSON.parse(this.section(name).toString('utf8')) as StoredConcurrency[K]);
       let records: MovableRecords = { goroutines: [], channels: [], diagnostics: [], [name]: list };
       for (const [file, m] of this.moved ?? []) records = new Mover(file, m.lines).records(records);
       return records[name] as StoredConcurrency[K];

@@ -22,7 +22,10 @@ export function storeAnswers(store: GraphStore, ids: string[]): unknown {
   const search = texts.map((t) => holdingText(store.allSymbols(), t));
   texts.forEach((t, k) => assert.deepEqual(holdingText(store.symbolsHolding(t), t), search[k], `the records a search for '${t}' reads`));
   const some = ids.filter((_, k) => k % 7 === 0).slice(0, 8);
+  // The goroutines and channels, as JSON keeps them (the records' undefined fields left out).
+  const concurrency = store.concurrency();
   return {
+    concurrency: concurrency ? JSON.parse(JSON.stringify({ goroutines: concurrency.goroutines, channels: concurrency.channels })) : null,
     stats: store.stats,
     symbolIds: store.symbolIds().sort(),
     all: [...store.allSymbols()].sort(byId),

@@ -7,7 +7,9 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { DELTA_MAX_BYTES, forgetDeltaBase, readDelta, storeDelta } from '../../src/graph/delta.js';
+import { deserialize, serialize } from 'node:v8';
+import { DELTA_MAX_BYTES, forgetDeltaBase, moveDeltaLines, readDelta, storeDelta, type StoreDelta } from '../../src/graph/delta.js';
+import type { FileMove } from '../../src/graph/remap.js';
 import { bufferBytes, encodeStore, GraphStore } from '../../src/graph/index.js';
 import { packGraph, summarizeGraph, unpackGraph, type GraphSummary } from '../../src/graph/pack.js';
 import { buildIndex, storedConcurrency, warmIndex, type IndexOptions, type IndexResult } from '../../src/index/build.js';
@@ -37,11 +39,9 @@ function sameAsFresh(built: Graph, what: string, root: string, loc: IndexOptions
   assert.ok(store, `${what}: the store answers`);
   const ids = graphIds(want).filter((id) => /kubelet/.test(id));
   assert.deepEqual(storeAnswers(store, ids), storeAnswers(new GraphStore(bufferBytes(encodeStore(want, 'whole'))), ids), `${what}: the store`);
-  // The store's own goroutines and channels, with its moves; none with a delta (the graph file's are read then).
+  // The store's own goroutines and channels, with its moves, or its delta's (as JSON keeps them: the records' undefined fields left out).
   const own = store.concurrency();
-  const delta = readFreshness(indexDir(loc))!.moved?.delta !== undefined;
-  // (As JSON keeps them: the records' undefined fields left out.)
-  assert.deepEqual(own && { goroutines: own.goroutines, channels: own.channels }, delta ? undefined : JSON.parse(JSON.stringify({ goroutines: want.goroutines, channels: want.channels })), `${what}: the goroutines and channels the store keeps`);
+  assert.deepEqual(own && { goroutines: own.goroutines, channels: own.channels }, JSON.parse(JSON.stringify({ goroutines: want.goroutines, channels: want.channels })), `${what}: the goroutines and channels the store keeps`);
   store.close();
   const read = buildIndex({ root, ctx: loc.ctx, cacheDir: loc.cacheDir });
   // Read before the graph: from the state's delta, or the graph file's section, with its moves (see IndexResult.concurrency).
@@ -115,6 +115,59 @@ describe('the query store delta', () => {
     }
     assert.equal(storeDelta(file, two, 'k5', { base: 'k9', holds: 'k9', moves: false }), undefined, 'another store file on disk than the one the deltas go with');
     assert.ok(storeDelta(file, one, 'k6', { base: 'k5', holds: 'k5', moves: true }), 'a delta over moves beside the store (it leaves them out)');
+    forgetDeltaBase();
+  });
+
+  it('carries the goroutines and channels when they are not the base graph\'s records; the moves beside the store move them', () => {
+    const g = buildIndex({ root: fixture, ctx: defaultBuildContext(), cacheDir: tempDir('ka-delta-'), fresh: true }).graph;
+    assert.ok(g.goroutines.length > 1 && g.channels.length > 1, 'the fixture starts goroutines and uses channels');
+    const file = '/nowhere/query.bin';
+    const disk = { base: 'k0', holds: 'k0', moves: false };
+    forgetDeltaBase();
+    assert.equal(storeDelta(file, g, 'k0', { moves: false }), undefined);
+    const base = encodeStore(g, 'k0');
+    const overlaid = (bytes: Buffer, shifts?: FileMove[]) => {
+      const store = new GraphStore(bufferBytes(base));
+      if (shifts) store.moveLines(shifts);
+      store.applyDelta(readDelta(shifts ? moveDeltaLines(bytes, shifts) : bytes));
+      return store.concurrency();
+    };
+    const asJson = (c: { goroutines: unknown; channels: unknown } | undefined) => c && JSON.parse(JSON.stringify({ goroutines: c.goroutines, channels: c.channels }));
+    // An edge changed, the lists the base's: the store's sections answer.
+    const edge = g.edges[7];
+    const one: Graph = { ...g, edges: g.edges.map((e) => (e === edge ? { ...e, line: e.line + 1 } : e)) };
+    const b1 = storeDelta(file, one, 'k1', disk)!;
+    assert.equal((deserialize(b1) as StoreDelta).concurrency, null, 'null: the base\'s records');
+    assert.deepEqual(asJson(overlaid(b1)), asJson(g));
+    // A goroutine start moved and a channel operation gone: the delta carries both lists.
+    const [go0] = g.goroutines;
+    const two: Graph = { ...one, goroutines: [{ ...go0, line: go0.line + 3 }, ...g.goroutines.slice(1)], channels: g.channels.slice(1) };
+    const b2 = storeDelta(file, two, 'k2', { ...disk, holds: 'k1' })!;
+    assert.ok((deserialize(b2) as StoreDelta).concurrency instanceof Uint8Array, 'the lists\' bytes');
+    assert.deepEqual(asJson(overlaid(b2)), asJson(two));
+    assert.notDeepEqual(asJson(new GraphStore(bufferBytes(base)).concurrency()), asJson(two), 'the store alone answers otherwise');
+    // Lines moved after the delta: the moves beside the store move its lists (moveDeltaLines leaves them).
+    const lines = new Map([[go0.line + 3, go0.line + 5]]);
+    const shifts: FileMove[] = [[go0.file, lines]];
+    assert.deepEqual(readDelta(moveDeltaLines(b2, shifts)).concurrency(), readDelta(b2).concurrency(), 'the delta\'s lists left as they were');
+    const moved = overlaid(b2, shifts)!;
+    assert.equal(moved.goroutines[0].line, go0.line + 5, 'the delta\'s goroutine start moved');
+    assert.deepEqual(asJson(moved)?.channels, asJson(two)?.channels);
+    // The base's records with the moves: the store's sections, moved.
+    const movedBase = overlaid(b1, [[go0.file, new Map([[go0.line, go0.line + 2]])]])!;
+    assert.equal(movedBase.goroutines[0].line, go0.line + 2, 'the store\'s goroutine start moved');
+    // Back to the base's records: null again.
+    const b3 = storeDelta(file, g, 'k3', { ...disk, holds: 'k2' })!;
+    assert.equal((deserialize(b3) as StoreDelta).concurrency, null);
+    // A delta written before deltas carried them says nothing: the caller reads the graph file.
+    const old = deserialize(b2) as StoreDelta;
+    delete old.concurrency;
+    assert.equal(overlaid(serialize(old)), undefined);
+    // The lists are left out of the delta's limit: lists far past it still go in a delta.
+    const many: Graph = { ...g, goroutines: Array.from({ length: Math.ceil((2 * DELTA_MAX_BYTES) / 40) }, (_, i) => ({ ...go0, line: i + 1 })) };
+    const big = storeDelta(file, many, 'k4', { ...disk, holds: 'k3' });
+    assert.ok(big && big.length > DELTA_MAX_BYTES, 'a delta past the limit, by its lists alone');
+    assert.equal(overlaid(big)!.goroutines.length, many.goroutines.length);
     forgetDeltaBase();
   });
 
