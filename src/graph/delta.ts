@@ -39,16 +39,16 @@ export interface StoreDelta {
   /** Each ID's record as the store's JSON of it, or null when the ID has no record now. */
   records: [id: string, json: string | null][];
   /**
-   * The goroutine starts and channel operations (`{"goroutines":[...],"channels":[...]}` in UTF-8, each
-   * list as the store's section of it holds it: node:v8 would write the JSON's string two bytes a
-   * character, as v1.28's holds an ellipsis), or null when the store's sections hold them. Either way
+   * The goroutine starts and channel operations, each list's JSON in UTF-8 as the store's section of it
+   * holds it (node:v8 would write a JSON string two bytes a character, as v1.28's holds an ellipsis),
+   * each parsed when first read; or null when the store's sections hold them. Either way
    * at the lines they had when the delta was written: the moves beside the store are those made since
    * (a delta is written without them), and apply to them as to the store's own records (so
    * moveDeltaLines leaves them as they are: parsing, moving and writing v1.28's again took 16 ms of
    * each such edit). Absent from a delta written by kubelet-atlas before it carried them: the graph
    * file has them then.
    */
-  concurrency?: Uint8Array | null;
+  concurrency?: { [K in keyof StoredConcurrency]: Uint8Array } | null;
 }
 
 /** What a delta applied to a store reads (see GraphStore.applyDelta). */
@@ -60,7 +60,7 @@ export interface Overlay {
   byCallee: Map<string, Edge[]>;
   into: Set<string>;
   records: Map<string, string | null>;
-  /** The delta's goroutines and channels (see StoreDelta.concurrency), parsed when first read. */
+  /** The delta's goroutines and channels (see StoreDelta.concurrency), each list parsed when first read. */
   concurrency(): StoredConcurrency | null | undefined;
 }
 
@@ -81,11 +81,18 @@ export function readDelta(bytes: Buffer): Overlay {
       else byCallee.set(e.callee, [e]);
     }
   }
-  let lists: StoredConcurrency | undefined;
-  const concurrency = (): StoredConcurrency | null | undefined => {
-    if (!d.concurrency) return d.concurrency;
-    return (lists ??= parseLists(d.concurrency));
+  const carried = d.concurrency;
+  let goroutines: StoredConcurrency['goroutines'] | undefined;
+  let channels: StoredConcurrency['channels'] | undefined;
+  const lists = carried && {
+    get goroutines() {
+      return (goroutines ??= parseList(carried.goroutines) as StoredConcurrency['goroutines']);
+    },
+    get channels() {
+      return (channels ??= parseList(carried.channels) as StoredConcurrency['channels']);
+    },
   };
+  const concurrency = (): StoredConcurrency | null | undefined => lists;
   return { stats: d.stats, out, byCallee, into: new Set(d.into), records: new Map(d.records), concurrency };
 }
 
@@ -117,8 +124,8 @@ interface Kept {
   made: { lists: Map<string, DeltaEdge[]>; records: Map<string, string | null> };
   /** The goroutines and channels of the graph the base was written from. */
   based: StoredConcurrency;
-  /** The last lists a delta carried, with their bytes (made again only when the lists are other records). */
-  carried?: StoredConcurrency & { bytes: Uint8Array };
+  /** Each list a delta last carried, with its bytes (made again only when the list holds other records). */
+  carried: Partial<Record<keyof StoredConcurrency, { list: readonly object[]; bytes: Uint8Array }>>;
 }
 
 let kept: Kept | undefined;
@@ -155,7 +162,8 @@ export function storeDelta(file: string, g: Graph, key: string, disk: StoreOnDis
     // the delta is not made only to be dropped (on v1.28 that cost 1-2 s of such a build in a watch).
     const delta = namedSize(k) <= DELTA_MAX_BYTES ? deltaOf(k, g, known) : undefined;
     const bytes = delta && serialize(delta);
-    if (bytes && bytes.length - (delta.concurrency?.byteLength ?? 0) <= DELTA_MAX_BYTES) {
+    const lists = delta?.concurrency;
+    if (bytes && bytes.length - (lists ? lists.goroutines.byteLength + lists.channels.byteLength : 0) <= DELTA_MAX_BYTES) {
       k.last = g;
       return bytes;
     }
@@ -202,7 +210,7 @@ export function moveDeltaLines(bytes: Buffer, shifts: readonly FileMove[]): Buff
  * start empty (and the first delta after it makes only its edit's, as the next ones do).
  */
 function newBase(file: string, base: string, g: Graph): Kept {
-  return { file, base, last: g, callers: new Set(), into: new Set(), records: new Set(), made: { lists: new Map(), records: new Map() }, based: { goroutines: g.goroutines, channels: g.channels } };
+  return { file, base, last: g, callers: new Set(), into: new Set(), records: new Set(), made: { lists: new Map(), records: new Map() }, based: { goroutines: g.goroutines, channels: g.channels }, carried: {} };
 }
 
 /** Forgets the store the deltas go with (a process that no longer writes it). */
@@ -248,46 +256,41 @@ function deltaOf(k: Kept, g: Graph, changes?: GraphChanges): StoreDelta {
 /**
  * The delta's goroutines and channels (see StoreDelta.concurrency): null when they are the records the
  * base was written from, one by one (the graph's maker keeps the records an edit leaves alone), else
- * their bytes.
+ * each list's bytes.
  */
-function concurrencyOf(k: Kept, g: Graph): Uint8Array | null {
+function concurrencyOf(k: Kept, g: Graph): StoreDelta['concurrency'] {
   if (sameRecords(g.goroutines, k.based.goroutines) && sameRecords(g.channels, k.based.channels)) return null;
-  const c = k.carried;
-  if (c && sameRecords(g.goroutines, c.goroutines) && sameRecords(g.channels, c.channels)) return c.bytes;
-  const bytes = listsBytes(g);
-  k.carried = { goroutines: g.goroutines, channels: g.channels, bytes };
-  return bytes;
+  return { goroutines: listBytes(k, 'goroutines', g.goroutines), channels: listBytes(k, 'channels', g.channels) };
 }
 
 /**
- * The lists' bytes as a delta keeps them: each list's JSON as the store's section of it holds it, made
- * of each record's bytes, kept for the next delta (an edit that moves a file's lines makes that file's
- * records anew and leaves the others). On v1.28, writing the 1,151 records' JSON anew took 6 ms of each
- * such edit, and joining their kept JSON texts 8 ms (the text is two bytes a character, as it holds an
- * ellipsis, and is then written out in UTF-8); joining their kept bytes, the 25 records of `kubelet.go`
- * made anew, takes 1.5-2.3 ms once compiled.
+ * A list's bytes as a delta keeps them (its JSON, as the store's section of it holds it), the last
+ * delta's when the list holds the same records, else made of each record's bytes, kept for the next
+ * delta (an edit that moves a file's lines makes that file's records anew and leaves the others). On
+ * v1.28, writing the 1,151 records' JSON anew took 6 ms of each such edit, and joining their kept
+ * JSON texts 8 ms (the text is two bytes a character, as it holds an ellipsis, and is then written
+ * out in UTF-8); joining their kept bytes, the 25 records of `kubelet.go` made anew, takes 1.5-2.3 ms
+ * once compiled.
  */
-function listsBytes(g: StoredConcurrency): Uint8Array {
-  const parts: Uint8Array[] = [GOROUTINES];
-  const add = (list: readonly object[]) => {
-    for (let i = 0; i < list.length; i++) {
-      if (i > 0) parts.push(COMMA);
-      parts.push(recordBytes(list[i]));
-    }
-  };
-  add(g.goroutines);
-  parts.push(CHANNELS);
-  add(g.channels);
-  parts.push(END);
-  return Buffer.concat(parts);
+function listBytes(k: Kept, name: keyof StoredConcurrency, list: readonly object[]): Uint8Array {
+  const last = k.carried[name];
+  if (last && sameRecords(list, last.list)) return last.bytes;
+  const parts: Uint8Array[] = [OPEN];
+  for (let i = 0; i < list.length; i++) {
+    if (i > 0) parts.push(COMMA);
+    parts.push(recordBytes(list[i]));
+  }
+  parts.push(CLOSE);
+  const bytes = Buffer.concat(parts);
+  k.carried[name] = { list, bytes };
+  return bytes;
 }
 
-const GOROUTINES = Buffer.from('{"goroutines":[');
-const CHANNELS = Buffer.from('],"channels":[');
-const END = Buffer.from(']}');
+const OPEN = Buffer.from('[');
 const COMMA = Buffer.from(',');
+const CLOSE = Buffer.from(']');
 
-/** Each goroutine start's and channel operation's JSON in UTF-8, by record (see listsBytes). */
+/** Each goroutine start's and channel operation's JSON in UTF-8, by record (see listBytes). */
 const bytesOf = new WeakMap<object, Buffer>();
 
 function recordBytes(r: object): Buffer {
@@ -296,8 +299,8 @@ function recordBytes(r: object): Buffer {
   return bytes;
 }
 
-function parseLists(bytes: Uint8Array): StoredConcurrency {
-  return JSON.parse(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8')) as StoredConcurrency;
+function parseList(bytes: Uint8Array): unknown {
+  return JSON.parse(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8'));
 }
 
 function sameRecords<T>(a: readonly T[], b: readonly T[]): boolean {

@@ -769,6 +769,7 @@ export class GraphStore {
    * where it is, as in the store's other records (see moveLines).
    */
   concurrency(): StoredConcurrency | undefined {
+    // The delta's lists, each parsed when read (see readDelta).
     const carried = this.delta?.concurrency();
     if (carried === undefined && this.delta) return undefined;
     if (!carried && !this.header.sections.goroutines) return undefined;

@@ -143,7 +143,8 @@ describe('the query store delta', () => {
     const [go0] = g.goroutines;
     const two: Graph = { ...one, goroutines: [{ ...go0, line: go0.line + 3 }, ...g.goroutines.slice(1)], channels: g.channels.slice(1) };
     const b2 = storeDelta(file, two, 'k2', { ...disk, holds: 'k1' })!;
-    assert.ok((deserialize(b2) as StoreDelta).concurrency instanceof Uint8Array, 'the lists\' bytes');
+    const carried = (deserialize(b2) as StoreDelta).concurrency;
+    assert.ok(carried?.goroutines instanceof Uint8Array && carried.channels instanceof Uint8Array, 'each list\'s bytes');
     assert.deepEqual(asJson(overlaid(b2)), asJson(two));
     assert.notDeepEqual(asJson(new GraphStore(bufferBytes(base)).concurrency()), asJson(two), 'the store alone answers otherwise');
     // Lines moved after the delta: the moves beside the store move its lists (moveDeltaLines leaves them).
